@@ -1,0 +1,29 @@
+# Unix Mah-Jong in Python: developer tasks (GNU make).
+VENV     := .venv
+BIN      := $(VENV)/bin
+STAMP    := $(VENV)/.installed
+PLAY_LOG ?= tests/data/original/seed1001-default.log.gz
+
+.PHONY: venv test lint play clean
+
+venv: $(STAMP)
+
+$(STAMP): pyproject.toml
+	python3 -m venv $(VENV)
+	$(BIN)/pip install -e '.[dev]'
+	touch $@
+
+lint: venv
+	$(BIN)/ruff check src tests scripts
+	$(BIN)/ruff format --check src tests scripts
+	$(BIN)/mypy
+	$(BIN)/mypy scripts/record_original_games.py
+
+test: lint
+	$(BIN)/pytest -q
+
+play: venv
+	$(BIN)/mj replay --verbose $(PLAY_LOG)
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

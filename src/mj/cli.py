@@ -1,0 +1,40 @@
+"""The ``mj`` command: replay (and, as they arrive, play, arena and bench)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from mj.replay import ReplayError, read_entries, replay
+
+
+def _replay(args: argparse.Namespace) -> int:
+    status = 0
+    for path in args.logs:
+        try:
+            result = replay(read_entries(Path(path)))
+        except (OSError, ReplayError, ValueError) as exc:
+            print(f"{path}: cannot replay: {exc}", file=sys.stderr)
+            status = 2
+            continue
+        if result.mismatch is not None:
+            print(f"{path}: {result.mismatch}")
+            status = max(status, 1)
+        else:
+            print(f"{path}: {result.hands} hands, {result.messages} messages compared: identical")
+    return status
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="mj", description="Mah-Jong: rules engine, server, robots, client.")
+    commands = parser.add_subparsers(dest="command", required=True)
+    rp = commands.add_parser("replay", help="check our engine against logs of the original mj-server")
+    rp.add_argument("logs", nargs="+", help="log files written by mj-server --logfile (.gz accepted)")
+    rp.set_defaults(run=_replay)
+    args = parser.parse_args(argv)
+    return int(args.run(args))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1057 @@
+"""The Chinese Classical game of Unix Mah-Jong as a pure state machine.
+
+``Game.apply(player, intent)`` checks an intent (a player message) against the
+rules and returns the messages the table must deliver, or raises
+:class:`IllegalMove` with the original server's error text and changes nothing.
+There are no sockets, clocks or threads here: the claim timeout enters as
+:meth:`Game.close_claim_window`, walls come from an injected :class:`WallSource`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from enum import Enum, IntEnum
+from typing import Protocol
+
+from mj import hand, tiles
+from mj.game.seat import Seat
+from mj.game.sends import IllegalMove, Send
+from mj.game.wall import DeadWallPolicy, Wall
+from mj.melds import KongOrigin, Meld, MeldKind, chow, kong, pair, pung, special
+from mj.protocol import cmsg as C
+from mj.protocol import pmsg as P
+from mj.protocol.fields import ChowPosition
+from mj.rules.classical import danger
+from mj.rules.classical.facts import SeatHand, Win, WinSource
+from mj.rules.classical.scoring import score_hand
+from mj.rules.classical.settlement import settle
+from mj.rules.options import GameOptions, OptionError
+from mj.tiles import BLANK, Tile
+
+WINDS = tiles.WINDS
+
+
+class Phase(Enum):
+    HAND_COMPLETE = "hand complete"
+    DECLARING = "declaring specials"
+    DISCARDING = "discarding"
+    DISCARDED = "discarded"
+    MAHJONGING = "mah-jonging"
+
+
+class Claim(IntEnum):
+    """Answers to a discard, ordered by precedence."""
+
+    NO_CLAIM = 0
+    CHOW = 1
+    PUNG = 2
+    KONG = 3
+    MAHJONG = 4
+
+
+class WallSource(Protocol):
+    """Where each hand's wall and cosmetic dice come from (seeded RNG, wall file, a log)."""
+
+    def next_hand(self, flowers: bool) -> tuple[list[Tile], int, int]: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    """Server settings that change the rules' behaviour rather than the game options."""
+
+    special_scores: bool = True
+    debug: bool = False
+    #: Reproduce the original's observable quirks (protocol.md §16) instead of fixing them.
+    original_quirks: bool = False
+    protocol: int = 1110
+
+
+@dataclass(slots=True)
+class PendingTile:
+    """A discard, or the tile of a kong that may be robbed, waiting for answers."""
+
+    tile: Tile
+    serial: int
+    seat: int
+    #: None for a discard; the kong's origin while it may be robbed.
+    kong: KongOrigin | None = None
+    claims: dict[int, tuple[Claim, ChowPosition | None]] = field(default_factory=dict)
+    #: The seat whose AnyPos chow won and who must now name the position.
+    chow_position_from: int | None = None
+
+
+@dataclass(slots=True)
+class Pause:
+    exempt: int
+    ready: set[int]
+
+
+@dataclass(slots=True)
+class Winning:
+    seat: int
+    tile: Tile
+    source: WinSource
+    #: The claimed or robbed tile the winner has not yet put into a set.
+    pending: Tile | None
+    discarder: int | None
+    facts: Win | None = None
+
+
+class Game:
+    """One table's game: seating, rounds, scores, and the hand in progress."""
+
+    def __init__(
+        self,
+        seating: list[int],
+        options: GameOptions,
+        walls: WallSource,
+        *,
+        config: Config = Config(),
+        manager: int = 0,
+    ) -> None:
+        self.options = options
+        self.config = config
+        self.walls = walls
+        self.manager = manager
+        self.seating = list(seating)
+        self.firsteast = seating[0]
+        self.round_wind: Tile = tiles.EAST_WIND
+        self.hands_as_east = 0
+        self.completed_rounds = 0
+        self.scores = dict.fromkeys(seating, 0)
+        self.game_over = False
+        self.phase = Phase.HAND_COMPLETE
+        self.pause: Pause | None = None
+        self.info_tiles_wanted: set[int] = set()
+        self.history: list[C.CMsg] = []
+        self.hand_wall: list[Tile] = []
+        self.last_winner: int | None = None
+        self.hands_started = 0
+        self._out: list[Send] = []
+        self._new_hand_state()
+
+    def _new_hand_state(self) -> None:
+        self.seats = [Seat(pid, WINDS[i]) for i, pid in enumerate(self.seating)]
+        self.wall = Wall.build([], DeadWallPolicy.NONE)
+        self.turn = 0
+        self.serial = 0
+        self.pending: PendingTile | None = None
+        self.after_claim = False
+        self.just_punged: Tile | None = None
+        self.last_draw: tuple[Tile, WinSource] | None = None
+        self.kong_chain = 0
+        self.winning: Winning | None = None
+
+    # ------------------------------------------------------------------ queries
+
+    def seat_index(self, player: int) -> int:
+        try:
+            return self.seating.index(player)
+        except ValueError:
+            raise IllegalMove("SwapTile: no such player") from None
+
+    @property
+    def east(self) -> int:
+        return self.seating[0]
+
+    def game_message(self, protocol: int) -> C.Game:
+        e, s, w, n = self.seating
+        sc = self.scores
+        return C.Game(
+            e, s, w, n, self.round_wind, self.hands_as_east, self.firsteast,
+            sc[e], sc[s], sc[w], sc[n], protocol, self.manager,
+        )  # fmt: skip
+
+    def acting_player(self) -> int:
+        """The id StartPlay names: who must act, or 0 when several may."""
+        if self.phase in (Phase.DECLARING, Phase.DISCARDING) and self.pending is None:
+            return self.seating[self.turn]
+        return 0
+
+    # ------------------------------------------------------------------ output
+
+    def _broadcast(self, msg: C.CMsg, *, hist: bool = True) -> None:
+        self._out.append(Send(None, msg, (self.east,)))
+        if hist:
+            self.history.append(msg)
+
+    def _send(self, player: int, msg: C.CMsg, *, hist: bool = False) -> None:
+        self._out.append(Send((player,), msg, (player,)))
+        if hist:
+            self.history.append(msg)
+
+    def _take(self) -> list[Send]:
+        out, self._out = self._out, []
+        return out
+
+    def _tile_to(self, seat: int, real: C.CMsg, hidden: C.CMsg) -> None:
+        """A tile movement: the real tile to its owner first, ``--`` to the others."""
+        pid = self.seating[seat]
+        self._out.append(Send((pid,), real, (pid,)))
+        others = tuple(p for p in self.seating if p != pid)
+        self._out.append(Send(others, hidden, ()))
+        self.history.append(real)
+
+    def _info_tiles(self, seat: int) -> None:
+        s = self.seats[seat]
+        if s.player in self.info_tiles_wanted:
+            self._send(s.player, C.InfoTiles(s.player, s.info_text(True)))
+        for other in self.seating:
+            if other != s.player and other in self.info_tiles_wanted:
+                self._send(other, C.InfoTiles(s.player, s.info_text(False)))
+
+    # ------------------------------------------------------------------ pauses
+
+    def open_pause(self, reason: str, exempt: int = 0, requestor: int = 0) -> list[Send]:
+        self.pause = Pause(exempt, {exempt} if exempt else set())
+        self._broadcast(C.Pause(exempt, requestor, reason))
+        return self._take()
+
+    def start_announcement(self, protocol: int) -> list[Send]:
+        """``Pause`` and ``StartPlay`` that begin (or resume) play once everyone is seated."""
+        reason = "to start hand" if self.phase is Phase.HAND_COMPLETE else "to continue play"
+        self.open_pause(reason)
+        self._broadcast(C.StartPlay(self.acting_player()), hist=False)
+        return self._take()
+
+    # ------------------------------------------------------------------ dispatch
+
+    def apply(self, player: int, intent: P.PMsg) -> list[Send]:
+        handler = self._handlers.get(type(intent))
+        if handler is None:
+            raise IllegalMove("Protocol error")
+        handler(self, player, intent)
+        return self._take()
+
+    def close_claim_window(self) -> list[Send]:
+        """The claim timeout expired: everyone who has not answered passes (§7.5)."""
+        pending = self.pending
+        if pending is None or pending.chow_position_from is not None:
+            return []
+        for i in self._claimants(pending):
+            if i not in pending.claims:
+                pid = self.seating[i]
+                pending.claims[i] = (Claim.NO_CLAIM, None)
+                self._send(pid, C.PlayerDoesntClaim(pid, pending.serial, True), hist=True)
+        self._resolve()
+        return self._take()
+
+    # ------------------------------------------------------------------ handlers
+
+    def _ready(self, player: int, _: P.Ready) -> None:
+        pause = self.pause
+        if pause is None or player in pause.ready:
+            return
+        pause.ready.add(player)
+        self._broadcast(C.PlayerReady(player))
+        if len(pause.ready) >= 4:
+            self.pause = None
+            if self.phase is Phase.HAND_COMPLETE and not self.game_over:
+                self._start_hand()
+
+    def _request_pause(self, player: int, msg: P.RequestPause) -> None:
+        if self.phase not in (Phase.DISCARDING, Phase.HAND_COMPLETE):
+            raise IllegalMove("Not reasonable to pause at this point")
+        if self.config.original_quirks:
+            self._broadcast(C.Pause(0, player, msg.reason))
+        else:
+            self.open_pause(msg.text, 0, player)
+
+    def _set_game_option(self, player: int, msg: P.SetGameOption) -> None:
+        try:
+            entry = self.options.set_from_text(msg.name, msg.value, self.config.protocol)
+        except OptionError as exc:
+            raise IllegalMove(str(exc)) from None
+        if self.manager not in (0, player):
+            if self.config.original_quirks:
+                self._send(player, C.Error(0, "Not authorized to set game options"))
+                self._broadcast(C.GameOption(player, entry), hist=False)
+                return
+            raise IllegalMove("Not authorized to set game options")
+        if msg.name != "End":
+            self.options.set_value(msg.name, entry.value)
+        self._broadcast(C.GameOption(player, entry), hist=False)
+
+    def _change_manager(self, player: int, msg: P.ChangeManager) -> None:
+        if self.manager not in (0, player):
+            raise IllegalMove("Not authorized to change the manager")
+        self.manager = msg.manager
+        self._broadcast(C.ChangeManager(player, msg.manager), hist=False)
+
+    def _declare_washout(self, player: int, _: P.DeclareWashOut) -> None:
+        raise IllegalMove("Can't declare a Wash-Out")
+
+    def _query_mahjong(self, player: int, msg: P.QueryMahJong) -> None:
+        seat = self.seats[self.seat_index(player)]
+        concealed = [*seat.concealed, msg.tile] if msg.tile != BLANK else seat.concealed
+        self._send(player, C.CanMahJong(msg.tile, self._is_mahjong(seat, concealed)))
+
+    def _swap_tile(self, player: int, msg: P.SwapTile) -> None:
+        if not self.config.debug:
+            raise IllegalMove("Debugging not enabled")
+        seat = self.seats[self.seat_index(msg.id)]
+        index = next((i for i in self.wall.unused_from_end() if self.wall.tiles[i] == msg.newtile), None)
+        if index is None:
+            raise IllegalMove("No new tile in wall")
+        if msg.oldtile not in seat.concealed:
+            raise IllegalMove("player doesn't have old tile")
+        self.wall.tiles[index] = msg.oldtile
+        seat.concealed[seat.concealed.index(msg.oldtile)] = msg.newtile
+        self._send(msg.id, C.SwapTile(msg.id, msg.oldtile, msg.newtile), hist=True)
+
+    # -- specials and the deal
+
+    def _declare_special(self, player: int, msg: P.DeclareSpecial) -> None:
+        index = self.seat_index(player)
+        seat = self.seats[index]
+        tile = msg.tile
+        if self.phase is Phase.DECLARING and self.pending is None:
+            if index != self.turn:
+                raise IllegalMove("Can only declare in turn")
+            if tile == BLANK:
+                self._broadcast(C.PlayerDeclaresSpecial(player, BLANK))
+                self._next_declarer()
+                return
+        elif self.phase is Phase.DISCARDING and self.pending is None and index == self.turn:
+            if tile == BLANK:
+                raise IllegalMove("Can't declare blank special now")
+            if self.after_claim:
+                raise IllegalMove("Can't discard specials now")
+        else:
+            raise IllegalMove("Can only declare in turn")
+        if not tiles.is_special(tile) or tile not in seat.concealed:
+            raise IllegalMove("Don't have that special")
+        seat.remove(tile)
+        seat.specials.append(tile)
+        self._broadcast(C.PlayerDeclaresSpecial(player, tile))
+        if self.options.flag("FlowersLoose"):
+            self._draw_loose(index)
+        else:
+            self._draw_live(index)
+
+    def _next_declarer(self) -> None:
+        self.turn += 1
+        if self.turn < 4:
+            return
+        self.turn = 0
+        self.phase = Phase.DISCARDING
+        self.last_draw = None
+        self.open_pause("to start play", exempt=self.east)
+
+    def _start_hand(self) -> None:
+        if self.last_winner is not None and (self.last_winner != 0 or self.hands_as_east >= 13):
+            self._rotate()
+        self.last_winner = None
+        flowers = self.options.flag("Flowers")
+        wall_tiles, start_wall, start_stack = self.walls.next_hand(flowers)
+        self.hands_started += 1
+        self.hand_wall = list(wall_tiles)
+        self._new_hand_state()
+        policy = DeadWallPolicy.from_options(self.options.flag("DeadWall"), self.options.flag("DeadWall16"))
+        self.wall = Wall.build(wall_tiles, policy)
+        self.history = []
+        self._broadcast(C.NewHand(self.east, start_wall, start_stack))
+        for _ in range(3):
+            for seat in range(4):
+                for _ in range(4):
+                    self._deal_one(seat)
+        for seat in range(4):
+            self._deal_one(seat)
+        self._deal_one(0)
+        for seat in range(4):
+            self._info_tiles(seat)
+        self.phase = Phase.DECLARING
+        self.turn = 0
+
+    def _deal_one(self, seat: int) -> None:
+        tile = self.wall.draw_live()
+        assert tile is not None, "a wall always holds a deal"
+        self.seats[seat].concealed.append(tile)
+        pid = self.seating[seat]
+        self._tile_to(seat, C.PlayerDraws(pid, tile), C.PlayerDraws(pid, BLANK))
+
+    def _rotate(self) -> None:
+        new_east = self.seating[1]
+        if new_east == self.firsteast:
+            self.round_wind = WINDS[(WINDS.index(self.round_wind) + 1) % 4]
+            self.completed_rounds += 1
+            self._broadcast(C.NewRound(self.round_wind), hist=False)
+        self.seating = self.seating[1:] + self.seating[:1]
+        self.hands_as_east = 0
+
+    # -- drawing
+
+    def _draw_live(self, seat: int) -> bool:
+        tile = self.wall.draw_live()
+        if tile is None:
+            self._wash_out("wall exhausted")
+            return False
+        self._receive(seat, tile, WinSource.WALL)
+        pid = self.seating[seat]
+        self._tile_to(seat, C.PlayerDraws(pid, tile), C.PlayerDraws(pid, BLANK))
+        self._info_tiles(seat)
+        return True
+
+    def _draw_loose(self, seat: int) -> bool:
+        tile = self.wall.draw_loose()
+        if tile is None:
+            self._wash_out("wall exhausted")
+            return False
+        self._receive(seat, tile, WinSource.LOOSE)
+        pid = self.seating[seat]
+        self._tile_to(seat, C.PlayerDrawsLoose(pid, tile), C.PlayerDrawsLoose(pid, BLANK))
+        self._info_tiles(seat)
+        return True
+
+    def _receive(self, seat: int, tile: Tile, source: WinSource) -> None:
+        self.seats[seat].concealed.append(tile)
+        self.last_draw = (tile, source)
+        self.after_claim = False
+        self.just_punged = None
+
+    # -- the turn
+
+    def _require_turn(self, player: int, error: str) -> tuple[int, Seat]:
+        index = self.seat_index(player)
+        if self.phase is not Phase.DISCARDING or self.pending is not None or index != self.turn:
+            raise IllegalMove(error)
+        return index, self.seats[index]
+
+    def _discard(self, player: int, msg: P.Discard) -> None:
+        index, seat = self._require_turn(player, "Can't discard now")
+        if self.pause is not None:
+            raise IllegalMove("Can't discard until everybody's ready")
+        tile = msg.tile
+        if msg.calling:
+            if seat.calling:
+                raise IllegalMove("Already calling")
+            if seat.has_discarded:
+                raise IllegalMove("Only Original Call declaration allowed")
+            if len(seat.concealed) != 14:
+                raise IllegalMove("Must have concealed hand to declare calling")
+        elif seat.calling and (self.last_draw is None or tile != self.last_draw[0] or self.after_claim):
+            raise IllegalMove("Calling: can't discard that tile")
+        if tile not in seat.concealed or tiles.is_special(tile):
+            raise IllegalMove("You can't discard that tile")
+        seat.remove(tile)
+        seat.discards.append(tile)
+        seat.has_discarded = True
+        seat.calling = seat.calling or msg.calling
+        self.serial += 1
+        self.kong_chain = 0
+        self.pending = PendingTile(tile, self.serial, index)
+        self.phase = Phase.DISCARDED
+        self._broadcast(C.PlayerDiscards(player, tile, self.serial, msg.calling))
+        self._info_tiles(index)
+
+    def _declare_closed_kong(self, player: int, msg: P.DeclareClosedKong) -> None:
+        index = self.seat_index(player)
+        seat = self.seats[index]
+        in_turn = self.pending is None and index == self.turn
+        if not in_turn or self.phase not in (Phase.DISCARDING, Phase.DECLARING) or self.after_claim:
+            raise IllegalMove("Can't declare a closed kong now")
+        if not seat.holds(msg.tile, 4):
+            raise IllegalMove("Don't have the tiles for that kong")
+        seat.remove(msg.tile, 4)
+        seat.melds.append(kong(msg.tile, KongOrigin.CONCEALED))
+        seat.play_melds += 1
+        self._open_kong_window(index, msg.tile, KongOrigin.CONCEALED)
+        self._broadcast(C.PlayerDeclaresClosedKong(player, msg.tile, self.serial))
+        self._info_tiles(index)
+
+    def _add_to_pung(self, player: int, msg: P.AddToPung) -> None:
+        index, seat = self._require_turn(player, "Can't make a kong now")
+        tile = msg.tile
+        if self.after_claim and not (self.config.protocol >= 1110 and self.just_punged == tile):
+            raise IllegalMove("Can't make a kong now")
+        position = next(
+            (i for i, m in enumerate(seat.melds) if m.kind is MeldKind.PUNG and not m.concealed and m.tile == tile),
+            None,
+        )
+        if position is None:
+            raise IllegalMove("Can't make a kong now")
+        if tile not in seat.concealed:
+            raise IllegalMove("Don't have the tiles for that kong")
+        seat.remove(tile)
+        seat.melds[position] = kong(tile, KongOrigin.ANNEXED)
+        self._open_kong_window(index, tile, KongOrigin.ANNEXED)
+        self._broadcast(C.PlayerAddsToPung(player, tile, self.serial))
+        self._info_tiles(index)
+
+    def _open_kong_window(self, index: int, tile: Tile, origin: KongOrigin) -> None:
+        self.serial += 1
+        self.after_claim = False
+        self.just_punged = None
+        self.pending = PendingTile(tile, self.serial, index, kong=origin)
+
+    def _mahjong(self, player: int, msg: P.MahJong) -> None:
+        if self.pending is not None:
+            self._claim(player, Claim.MAHJONG, msg.discard, None)
+            return
+        index, seat = self._require_turn(player, "Don't have a complete hand")
+        if not self._is_mahjong(seat, seat.concealed):
+            raise IllegalMove("Don't have a Mah Jong")
+        if self.last_draw is not None:
+            tile, source = self.last_draw
+        else:
+            tile, source = seat.concealed[-1], WinSource.WALL
+        self.winning = Winning(index, tile, source, None, None)
+        self.winning.facts = self._win_facts(index, tile, source)
+        self.phase = Phase.MAHJONGING
+        self._broadcast(C.PlayerMahJongs(player, tile))
+
+    # -- claims
+
+    def _claimants(self, pending: PendingTile) -> list[int]:
+        return [(pending.seat + k) % 4 for k in (1, 2, 3)]
+
+    def _no_claim(self, player: int, msg: P.NoClaim) -> None:
+        index = self.seat_index(player)
+        pending = self.pending
+        live = (
+            pending is not None
+            and pending.serial == msg.discard
+            and index != pending.seat
+            and pending.chow_position_from is None
+        )
+        self._send(player, C.PlayerDoesntClaim(player, msg.discard, False), hist=live)
+        if live:
+            assert pending is not None
+            pending.claims[index] = (Claim.NO_CLAIM, None)
+            self._resolve_if_answered()
+
+    def _pung(self, player: int, msg: P.Pung) -> None:
+        if self.phase is Phase.MAHJONGING:
+            self._winner_uses(player, MeldKind.PUNG, None)
+        else:
+            self._claim(player, Claim.PUNG, msg.discard, None)
+
+    def _kong(self, player: int, msg: P.Kong) -> None:
+        self._claim(player, Claim.KONG, msg.discard, None)
+
+    def _chow(self, player: int, msg: P.Chow) -> None:
+        pending = self.pending
+        if self.phase is Phase.MAHJONGING:
+            self._winner_uses(player, MeldKind.CHOW, msg.cpos)
+        elif pending is not None and pending.chow_position_from == self.seat_index(player):
+            if msg.cpos is ChowPosition.ANYPOS:
+                raise IllegalMove("Can't make that chow")
+            self._implement_chow(pending.chow_position_from, msg.cpos)
+        else:
+            self._claim(player, Claim.CHOW, msg.discard, msg.cpos)
+
+    def _claim(self, player: int, kind: Claim, serial: int, cpos: ChowPosition | None) -> None:
+        index = self.seat_index(player)
+        seat = self.seats[index]
+        pending = self.pending
+        word = {Claim.CHOW: "chow", Claim.PUNG: "pung", Claim.KONG: "kong", Claim.MAHJONG: "mah-jong"}[kind]
+        if pending is None or pending.serial != serial:
+            if pending is None and serial == self.serial:
+                raise IllegalMove(f"Can't {word} now" if kind is not Claim.MAHJONG else "Nothing to claim")
+            raise IllegalMove("Too late: next discard has been made")
+        if pending.chow_position_from is not None:
+            raise IllegalMove(f"Can't {word} now" if kind is not Claim.MAHJONG else "Somebody has claimed the discard")
+        if index == pending.seat:
+            raise IllegalMove("Can't claim own discard!" if pending.kong is None else "Can't rob own kong")
+        tile = pending.tile
+        if pending.kong is not None:
+            if kind is not Claim.MAHJONG:
+                raise IllegalMove(f"Can't {word} now")
+            thirteen = hand.is_thirteen_wonders([*seat.concealed, tile]) and not seat.melds
+            if pending.kong is KongOrigin.CONCEALED and not thirteen:
+                raise IllegalMove("Can only rob a closed kong for Thirteen Wonders")
+        if seat.calling and kind is not Claim.MAHJONG:
+            raise IllegalMove("Calling players can only claim Mah-Jong")
+        if kind is Claim.CHOW:
+            if index != (pending.seat + 1) % 4:
+                raise IllegalMove("Can't chow out of turn")
+            assert cpos is not None
+            if not self._chow_possible(seat, tile, cpos):
+                raise IllegalMove("Can't make that chow")
+        elif kind is Claim.PUNG and not seat.holds(tile, 2):
+            raise IllegalMove("Can't pung that tile")
+        elif kind is Claim.KONG and not seat.holds(tile, 3):
+            raise IllegalMove("Can't kong that tile")
+        elif kind is Claim.MAHJONG and not self._is_mahjong(seat, [*seat.concealed, tile]):
+            raise IllegalMove("Can't mah-jong with that tile")
+        pending.claims[index] = (kind, cpos)
+        announce: C.CMsg
+        if kind is Claim.CHOW:
+            assert cpos is not None
+            announce = C.PlayerClaimsChow(player, serial, cpos)
+        elif kind is Claim.PUNG:
+            announce = C.PlayerClaimsPung(player, serial)
+        elif kind is Claim.KONG:
+            announce = C.PlayerClaimsKong(player, serial)
+        else:
+            announce = C.PlayerClaimsMahJong(player, serial)
+        self._broadcast(announce)
+        self._resolve_if_answered()
+
+    def _chow_possible(self, seat: Seat, tile: Tile, cpos: ChowPosition) -> bool:
+        if not tiles.is_suited(tile):
+            return False
+        positions = (
+            [ChowPosition.LOWER, ChowPosition.MIDDLE, ChowPosition.UPPER] if cpos is ChowPosition.ANYPOS else [cpos]
+        )
+        return any(self._chow_tiles(seat, tile, p) is not None for p in positions)
+
+    @staticmethod
+    def _chow_tiles(seat: Seat, tile: Tile, cpos: ChowPosition) -> tuple[Tile, Tile] | None:
+        """The two tiles from the hand that make a chow with ``tile`` at position ``cpos``."""
+        offset = {ChowPosition.LOWER: 0, ChowPosition.MIDDLE: 1, ChowPosition.UPPER: 2}[cpos]
+        low = tile - offset
+        if not tiles.is_suited(low) or not tiles.is_suited(low + 2) or low % 10 < 1 or low % 10 > 7:
+            return None
+        others = [t for t in (low, low + 1, low + 2) if t != tile]
+        if seat.holds(others[0]) and seat.holds(others[1]):
+            return others[0], others[1]
+        return None
+
+    def _resolve_if_answered(self) -> None:
+        pending = self.pending
+        if pending is not None and all(i in pending.claims for i in self._claimants(pending)):
+            self._resolve()
+
+    def _resolve(self) -> None:
+        pending = self.pending
+        assert pending is not None
+        best: int | None = None
+        for i in self._claimants(pending):
+            kind = pending.claims.get(i, (Claim.NO_CLAIM, None))[0]
+            if kind is not Claim.NO_CLAIM and (best is None or kind > pending.claims[best][0]):
+                best = i
+        if pending.kong is not None:
+            self._resolve_kong(pending, best)
+            return
+        if best is None:
+            self.pending = None
+            self.phase = Phase.DISCARDING
+            self.turn = (pending.seat + 1) % 4
+            self._draw_live(self.turn)
+            return
+        kind, cpos = pending.claims[best]
+        if kind is not Claim.CHOW:
+            self._deny_others(pending, best)
+        player = self.seating[best]
+        if kind is Claim.CHOW:
+            assert cpos is not None
+            if cpos is ChowPosition.ANYPOS:
+                pending.chow_position_from = best
+                self._send(player, C.PlayerChows(player, pending.tile, ChowPosition.ANYPOS), hist=True)
+                return
+            self._implement_chow(best, cpos)
+        elif kind is Claim.PUNG:
+            self._take_discard(pending, best)
+            seat = self.seats[best]
+            signals = danger.signals(seat.exposed)
+            seat.remove(pending.tile, 2)
+            seat.melds.append(pung(pending.tile, False))
+            seat.play_melds += 1
+            self.just_punged = pending.tile
+            self._broadcast(C.PlayerPungs(player, pending.tile))
+            self._info_tiles(best)
+            self._check_danger(pending, best, signals)
+        elif kind is Claim.KONG:
+            self._take_discard(pending, best)
+            seat = self.seats[best]
+            seat.remove(pending.tile, 3)
+            seat.melds.append(kong(pending.tile, KongOrigin.CLAIMED))
+            seat.play_melds += 1
+            self._broadcast(C.PlayerKongs(player, pending.tile))
+            self.kong_chain = 1
+            self._draw_loose(best)
+        else:
+            self.pending = None
+            self.phase = Phase.MAHJONGING
+            self.winning = Winning(best, pending.tile, WinSource.DISCARD, pending.tile, pending.seat)
+            self.winning.facts = self._win_facts(best, pending.tile, WinSource.DISCARD)
+            self._broadcast(C.PlayerMahJongs(player, BLANK))
+
+    def _deny_others(self, pending: PendingTile, winner: int) -> None:
+        for i in self._claimants(pending):
+            if i != winner and pending.claims.get(i, (Claim.NO_CLAIM, None))[0] is not Claim.NO_CLAIM:
+                pid = self.seating[i]
+                self._send(pid, C.ClaimDenied(pid, "There was a prior claim"))
+
+    def _take_discard(self, pending: PendingTile, claimer: int) -> None:
+        """The claimed discard leaves the discarder's pile; play moves to the claimer."""
+        self.seats[pending.seat].discards.pop()
+        self.pending = None
+        self.phase = Phase.DISCARDING
+        self.turn = claimer
+        self.after_claim = True
+        self.just_punged = None
+        self.last_draw = None
+
+    def _implement_chow(self, index: int, cpos: ChowPosition) -> None:
+        pending = self.pending
+        assert pending is not None
+        seat = self.seats[index]
+        pair_tiles = self._chow_tiles(seat, pending.tile, cpos)
+        if pair_tiles is None:
+            raise IllegalMove("Can't make that chow")
+        was_anypos = pending.chow_position_from is not None
+        signals = danger.signals(seat.exposed)
+        self._take_discard(pending, index)
+        for t in pair_tiles:
+            seat.remove(t)
+        seat.melds.append(chow(min(pending.tile, *pair_tiles), False))
+        seat.play_melds += 1
+        player = self.seating[index]
+        self._broadcast(C.PlayerChows(player, pending.tile, cpos))
+        if not was_anypos:
+            self._info_tiles(index)
+        self._check_danger(pending, index, signals)
+
+    def _resolve_kong(self, pending: PendingTile, robber: int | None) -> None:
+        konger = self.seats[pending.seat]
+        self.pending = None
+        if robber is None:
+            self.kong_chain += 1
+            self._draw_loose(pending.seat)
+            return
+        self._deny_others(pending, robber)
+        position = next(i for i, m in enumerate(konger.melds) if m.kind is MeldKind.KONG and m.tile == pending.tile)
+        konger.melds[position] = pung(pending.tile, pending.kong is KongOrigin.CONCEALED)
+        player = self.seating[robber]
+        self.phase = Phase.MAHJONGING
+        self.winning = Winning(robber, pending.tile, WinSource.ROBBED_KONG, pending.tile, None)
+        self.winning.facts = self._win_facts(robber, pending.tile, WinSource.ROBBED_KONG)
+        self._broadcast(C.PlayerRobsKong(player, pending.tile))
+
+    # -- mah-jong declarations
+
+    def _is_mahjong(self, seat: Seat, concealed: list[Tile]) -> bool:
+        if any(t == BLANK for t in concealed):
+            return self.config.original_quirks
+        sets = sum(1 for m in seat.melds if m.kind is not MeldKind.PAIR)
+        return hand.is_mahjong(concealed, sets, self.options.flag("SevenPairs"))
+
+    def _can_finish(self, melds: list[Meld], concealed: list[Tile]) -> bool:
+        """Can the winner still complete a hand after declaring ``melds``?"""
+        if any(t == BLANK for t in concealed) or any(m.tile == BLANK for m in melds):
+            return self.config.original_quirks
+        if any(m.kind is MeldKind.SPECIAL for m in melds):
+            return not concealed
+        sets = sum(1 for m in melds if m.kind is not MeldKind.PAIR)
+        pairs = len(melds) - sets
+        standard = pairs <= 1 and sets <= 4 and hand.can_complete(concealed, 4 - sets, pairs == 0)
+        seven = (
+            self.options.flag("SevenPairs")
+            and sets == 0
+            and 2 * pairs + len(concealed) == 14
+            and _all_pairs(concealed)
+        )
+        return standard or seven
+
+    def _winner_uses(self, player: int, kind: MeldKind, cpos: ChowPosition | None) -> None:
+        """The winner says which set the claimed (or robbed) tile completes."""
+        winning = self.winning
+        index = self.seat_index(player)
+        if winning is None or winning.seat != index:
+            raise IllegalMove("Not going out" if kind is not MeldKind.CHOW else "Can't chow now")
+        tile = winning.pending
+        if tile is None:
+            raise IllegalMove("No discard to use")
+        seat = self.seats[index]
+        word = {MeldKind.PUNG: "pung", MeldKind.CHOW: "chow", MeldKind.PAIR: "pair"}.get(kind, "")
+        if kind is MeldKind.PUNG:
+            if not seat.holds(tile, 2):
+                raise IllegalMove("Can't pung that tile")
+            meld, used = pung(tile, False), [tile, tile]
+        elif kind is MeldKind.PAIR:
+            if not seat.holds(tile):
+                raise IllegalMove("Can't pair that tile")
+            meld, used = pair(tile, False), [tile]
+        elif kind is MeldKind.CHOW:
+            assert cpos is not None
+            if cpos is ChowPosition.ANYPOS:
+                if not self._chow_possible(seat, tile, cpos):
+                    raise IllegalMove("Can't make that chow")
+                self._send(player, C.PlayerChows(player, tile, ChowPosition.ANYPOS))
+                return
+            found = self._chow_tiles(seat, tile, cpos)
+            if found is None:
+                raise IllegalMove("Can't make that chow")
+            meld, used = chow(min(tile, *found), False), list(found)
+        else:
+            concealed = [*seat.concealed, tile]
+            if not hand.is_thirteen_wonders(concealed):
+                raise IllegalMove("Wrong number of tiles in special set")
+            meld, used = special(tuple(concealed), False), list(seat.concealed)
+        remaining = list(seat.concealed)
+        for t in used:
+            remaining.remove(t)
+        if not self._can_finish([*seat.melds, meld], remaining):
+            raise IllegalMove(f"Can't go out with that {word}")
+        signals = danger.signals(seat.exposed)
+        seat.concealed = remaining
+        seat.melds.append(meld)
+        winning.pending = None
+        message: C.CMsg
+        if kind is MeldKind.PUNG:
+            message = C.PlayerPungs(player, tile)
+        elif kind is MeldKind.PAIR:
+            message = C.PlayerPairs(player, tile)
+        elif kind is MeldKind.CHOW:
+            assert cpos is not None
+            message = C.PlayerChows(player, tile, cpos)
+        else:
+            message = C.PlayerSpecialSet(player, tile, tiles.codes(used))
+        self._broadcast(message)
+        self._info_tiles(index)
+        if kind is not MeldKind.SPECIAL and winning.discarder is not None:
+            discarded = PendingTile(tile, self.serial, winning.discarder)
+            self._check_danger(discarded, index, signals)
+        self._after_declaration(index)
+
+    def _pair(self, player: int, _: P.Pair) -> None:
+        if self.phase is not Phase.MAHJONGING:
+            raise IllegalMove("Not scoring now")
+        self._winner_uses(player, MeldKind.PAIR, None)
+
+    def _special_set(self, player: int, _: P.SpecialSet) -> None:
+        if self.phase is not Phase.MAHJONGING:
+            raise IllegalMove("Can't declare special set now")
+        self._winner_uses(player, MeldKind.SPECIAL, None)
+
+    def _form_closed(self, player: int, kind: MeldKind, tile: Tile) -> None:
+        if self.phase is not Phase.MAHJONGING:
+            raise IllegalMove("Not scoring now")
+        index = self.seat_index(player)
+        seat = self.seats[index]
+        if seat.score is not None:
+            raise IllegalMove("Hand already declared")
+        word = {MeldKind.PUNG: "pung", MeldKind.CHOW: "chow", MeldKind.PAIR: "pair"}[kind]
+        if kind is MeldKind.CHOW:
+            used = [tile, tile + 1, tile + 2]
+            ok = tiles.is_suited(tile) and tile % 10 <= 7 and all(seat.holds(t) for t in used)
+            meld = chow(tile, True)
+        else:
+            count = 3 if kind is MeldKind.PUNG else 2
+            used = [tile] * count
+            ok = seat.holds(tile, count)
+            meld = pung(tile, True) if kind is MeldKind.PUNG else pair(tile, True)
+        if not ok:
+            raise IllegalMove(f"Don't have that {word}")
+        remaining = list(seat.concealed)
+        for t in used:
+            remaining.remove(t)
+        winning = self.winning
+        is_winner = winning is not None and winning.seat == index
+        if is_winner and (
+            (winning is not None and winning.pending is not None)
+            or not self._can_finish([*seat.melds, meld], remaining)
+        ):
+            raise IllegalMove(f"Can't go out with that {word}")
+        seat.concealed = remaining
+        seat.melds.append(meld)
+        message: C.CMsg
+        if kind is MeldKind.PUNG:
+            message = C.PlayerFormsClosedPung(player, tile)
+        elif kind is MeldKind.CHOW:
+            message = C.PlayerFormsClosedChow(player, tile)
+        else:
+            message = C.PlayerFormsClosedPair(player, tile)
+        self._broadcast(message)
+        self._info_tiles(index)
+        self._after_declaration(index)
+
+    def _form_closed_pung(self, player: int, msg: P.FormClosedPung) -> None:
+        self._form_closed(player, MeldKind.PUNG, msg.tile)
+
+    def _form_closed_chow(self, player: int, msg: P.FormClosedChow) -> None:
+        self._form_closed(player, MeldKind.CHOW, msg.tile)
+
+    def _form_closed_pair(self, player: int, msg: P.FormClosedPair) -> None:
+        self._form_closed(player, MeldKind.PAIR, msg.tile)
+
+    def _form_closed_special_set(self, player: int, _: P.FormClosedSpecialSet) -> None:
+        if self.phase is not Phase.MAHJONGING:
+            raise IllegalMove("Not scoring now")
+        index = self.seat_index(player)
+        seat = self.seats[index]
+        winning = self.winning
+        if winning is None or winning.seat != index or winning.pending is not None:
+            raise IllegalMove("Can't declare special set now")
+        if not hand.is_thirteen_wonders(seat.concealed):
+            raise IllegalMove("No special hand to form")
+        used = tuple(seat.concealed)
+        seat.concealed = []
+        seat.melds.append(special(used, True))
+        self._broadcast(C.PlayerFormsClosedSpecialSet(player, tiles.codes(used)))
+        self._info_tiles(index)
+        self._after_declaration(index)
+
+    def _show_tiles(self, player: int, _: P.ShowTiles) -> None:
+        if self.phase is not Phase.MAHJONGING:
+            raise IllegalMove("Can't reveal your tiles now!")
+        index = self.seat_index(player)
+        seat = self.seats[index]
+        winning = self.winning
+        assert winning is not None
+        if seat.score is not None:
+            raise IllegalMove("Hand already declared")
+        if winning.seat == index:
+            raise IllegalMove("Must finish making your sets")
+        if not seat.concealed:
+            return
+        self._broadcast(C.PlayerShowsTiles(player, tiles.codes(seat.concealed)))
+        self._score(index)
+
+    def _after_declaration(self, index: int) -> None:
+        seat = self.seats[index]
+        winning = self.winning
+        assert winning is not None
+        if not seat.concealed and (winning.seat != index or winning.pending is None):
+            self._score(index)
+
+    # -- scoring, settlement, the end of a hand
+
+    def _seat_hand(self, index: int) -> SeatHand:
+        seat = self.seats[index]
+        return SeatHand(tuple(seat.melds), tuple(seat.concealed), tuple(seat.specials), seat.wind, self.round_wind)
+
+    def _score(self, index: int) -> None:
+        seat = self.seats[index]
+        winning = self.winning
+        assert winning is not None
+        facts = winning.facts if winning.seat == index else None
+        result = score_hand(self._seat_hand(index), facts, self.options, self.config.special_scores)
+        seat.score = result.score
+        self._broadcast(C.HandScore(seat.player, result.score, result.text))
+        if all(s.score is not None for s in self.seats):
+            self._settle()
+
+    def _settle(self) -> None:
+        winning = self.winning
+        assert winning is not None
+        cannoneer = self._cannoneer(winning.seat)
+        result = settle(
+            [s.score or 0 for s in self.seats],
+            winning.seat,
+            winning.discarder,
+            cannoneer,
+            self.options,
+        )
+        for seat, change in zip(self.seats, result.changes, strict=True):
+            self.scores[seat.player] += change
+        e, s, w, n = result.changes
+        self._broadcast(C.Settlement(e, s, w, n, result.text))
+        if winning.seat == 0:
+            self.hands_as_east += 1
+        self.last_winner = winning.seat
+        rotates = winning.seat != 0 or self.hands_as_east >= 13
+        if rotates and self.seating[1] == self.firsteast and self.completed_rounds >= self.options["NumRounds"] - 1:
+            self.game_over = True
+            self._broadcast(C.GameOver(), hist=False)
+        self.phase = Phase.HAND_COMPLETE
+        self.open_pause("to start next hand")
+
+    def _wash_out(self, reason: str) -> None:
+        self.pending = None
+        self.phase = Phase.HAND_COMPLETE
+        self.last_winner = None
+        self._broadcast(C.WashOut(reason))
+        if self.options.flag("ShowOnWashout"):
+            for seat in self.seats:
+                if seat.concealed:
+                    self._broadcast(C.PlayerShowsTiles(seat.player, tiles.codes(seat.concealed)))
+        self.open_pause("to start next hand")
+
+    # -- danger and the win facts
+
+    def _check_danger(self, pending: PendingTile, claimer: int, signals: frozenset[danger.Signal]) -> None:
+        """DangerousDiscard after a claim is implemented (§9.8)."""
+        reasons = self._danger_of(pending.tile, signals)
+        if not reasons:
+            return
+        discarder = self.seats[pending.seat]
+        others = [i for i in range(4) if i != pending.seat]
+        no_choice = all(
+            any(self._danger_of(t, danger.signals(self.seats[i].exposed)) for i in others) for t in discarder.concealed
+        )
+        if not no_choice:
+            for seat in self.seats:
+                seat.liable_to.pop(claimer, None)
+            discarder.liable_to[claimer] = reasons
+        self._broadcast(C.DangerousDiscard(discarder.player, pending.serial, no_choice))
+
+    def _danger_of(self, tile: Tile, signals: frozenset[danger.Signal]) -> frozenset[object]:
+        reasons: set[object] = {s for s in signals if danger.threatens(tile, frozenset({s}))}
+        if self.wall.live_left <= 4:
+            seen = sum(s.discards.count(tile) for s in self.seats)
+            if seen <= 1:
+                reasons.add(danger.Signal.END_OF_WALL)
+        return frozenset(reasons)
+
+    def _cannoneer(self, winner: int) -> int | None:
+        final = danger.winning_signals(self._seat_hand(winner))
+        for i, seat in enumerate(self.seats):
+            reasons = seat.liable_to.get(winner)
+            if i != winner and reasons and reasons & final:
+                return i
+        return None
+
+    def _win_facts(self, index: int, tile: Tile, source: WinSource) -> Win:
+        seat = self.seats[index]
+        visible = [0] * tiles.NUM_KINDS
+        for s in self.seats:
+            for t in s.discards:
+                if tiles.is_valid(t) and not tiles.is_special(t):
+                    visible[tiles.kind_index(t)] += 1
+            for m in s.melds:
+                for t in m.tiles:
+                    if tiles.is_valid(t) and not tiles.is_special(t):
+                        visible[tiles.kind_index(t)] += 1
+        nobody_discarded = not any(s.has_discarded for s in self.seats)
+        others_discarded = any(s.has_discarded for s in self.seats[1:])
+        return Win(
+            tile=tile,
+            source=source,
+            melds_before_win=seat.play_melds,
+            visible=tuple(visible),
+            last_tile=self.wall.live_left == 0,
+            heavens_blessing=index == 0 and nobody_discarded and source is not WinSource.DISCARD,
+            earths_blessing=index != 0 and source is WinSource.DISCARD and not others_discarded,
+            kong_upon_kong=source is WinSource.LOOSE and self.kong_chain >= 2,
+            original_call=seat.calling,
+            hands_as_east=self.hands_as_east,
+            winner_is_east=index == 0,
+        )
+
+    _handlers: dict[type, Callable[[Game, int, P.PMsg], None]] = {}
+
+
+def _all_pairs(concealed: list[Tile]) -> bool:
+    counts = hand.counts(concealed)
+    return all(c % 2 == 0 for c in counts)
+
+
+Game._handlers = {
+    P.Ready: Game._ready,
+    P.RequestPause: Game._request_pause,
+    P.SetGameOption: Game._set_game_option,
+    P.ChangeManager: Game._change_manager,
+    P.DeclareWashOut: Game._declare_washout,
+    P.QueryMahJong: Game._query_mahjong,
+    P.SwapTile: Game._swap_tile,
+    P.DeclareSpecial: Game._declare_special,
+    P.Discard: Game._discard,
+    P.DeclareClosedKong: Game._declare_closed_kong,
+    P.AddToPung: Game._add_to_pung,
+    P.MahJong: Game._mahjong,
+    P.NoClaim: Game._no_claim,
+    P.Pung: Game._pung,
+    P.Kong: Game._kong,
+    P.Chow: Game._chow,
+    P.Pair: Game._pair,
+    P.SpecialSet: Game._special_set,
+    P.FormClosedPung: Game._form_closed_pung,
+    P.FormClosedChow: Game._form_closed_chow,
+    P.FormClosedPair: Game._form_closed_pair,
+    P.FormClosedSpecialSet: Game._form_closed_special_set,
+    P.ShowTiles: Game._show_tiles,
+}  # type: ignore[dict-item]

@@ -1,0 +1,48 @@
+"""One seat's share of a hand: tiles in the order received, declared sets, specials."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from mj.melds import Meld
+from mj.tiles import BLANK, Tile, code
+
+
+@dataclass(slots=True)
+class Seat:
+    player: int
+    wind: Tile
+    #: Concealed tiles in the order received; removals take the first match, as the
+    #: original does, because PlayerShowsTiles reveals them in this order.
+    concealed: list[Tile] = field(default_factory=list)
+    melds: list[Meld] = field(default_factory=list)
+    specials: list[Tile] = field(default_factory=list)
+    discards: list[Tile] = field(default_factory=list)
+    calling: bool = False
+    has_discarded: bool = False
+    #: Sets exposed during play, before anyone went mah-jong.
+    play_melds: int = 0
+    score: int | None = None
+    #: A dangerous discard of this seat's that nobody excused, by the claimer it helped.
+    liable_to: dict[int, frozenset[object]] = field(default_factory=dict)
+
+    def holds(self, tile: Tile, count: int = 1) -> bool:
+        return self.concealed.count(tile) >= count
+
+    def remove(self, tile: Tile, count: int = 1) -> None:
+        for _ in range(count):
+            self.concealed.remove(tile)
+
+    @property
+    def exposed(self) -> list[Meld]:
+        return [m for m in self.melds if not m.concealed]
+
+    def info_text(self, visible: bool) -> str:
+        """The InfoTiles text (§2.6): tiles sorted (or hidden), `` *``, sets, `` * ``, specials."""
+        tiles = sorted(self.concealed) if visible else [BLANK] * len(self.concealed)
+        parts = [" ".join(code(t) for t in tiles), " *"]
+        for meld in self.melds:
+            parts.append(" " + str(meld))
+        parts.append(" * ")
+        parts.append(" ".join(code(t) for t in self.specials))
+        return "".join(parts)

@@ -1,0 +1,80 @@
+"""The wall of one hand: live tiles from the front, loose tiles from the back (protocol.md §7.9)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import Enum
+
+from mj.tiles import Tile
+
+
+class DeadWallPolicy(Enum):
+    """How loose tiles are provided, from the DeadWall and DeadWall16 options."""
+
+    #: 14 tiles, topped up with two tiles from the live wall when it falls below 13.
+    REPLENISHED = "replenished"
+    #: 16 tiles, never replenished: no loose tile once they are used.
+    SIXTEEN = "sixteen"
+    #: No dead wall: loose tiles come off the end of the live wall.
+    NONE = "none"
+
+    @classmethod
+    def from_options(cls, dead_wall: bool, dead_wall_16: bool) -> DeadWallPolicy:
+        if not dead_wall:
+            return cls.NONE
+        return cls.SIXTEEN if dead_wall_16 else cls.REPLENISHED
+
+
+@dataclass(slots=True)
+class Wall:
+    """Indices into the hand's tiles; the tiles themselves never move."""
+
+    tiles: list[Tile]
+    policy: DeadWallPolicy
+    #: Index of the next live tile.
+    live_next: int
+    #: First index not in the live wall.
+    live_end: int
+    #: Index of the next loose tile (they are taken from the end backwards).
+    loose_next: int
+
+    @classmethod
+    def build(cls, tiles: Sequence[Tile], policy: DeadWallPolicy) -> Wall:
+        size = len(tiles)
+        dead = {DeadWallPolicy.REPLENISHED: 14, DeadWallPolicy.SIXTEEN: 16, DeadWallPolicy.NONE: 0}[policy]
+        return cls(list(tiles), policy, 0, size - dead, size - 1)
+
+    @property
+    def live_left(self) -> int:
+        return max(self.live_end - self.live_next, 0)
+
+    @property
+    def dead_left(self) -> int:
+        return self.loose_next - self.live_end + 1
+
+    def draw_live(self) -> Tile | None:
+        """The next live tile, or None when the live wall is exhausted."""
+        if self.live_next >= self.live_end:
+            return None
+        tile = self.tiles[self.live_next]
+        self.live_next += 1
+        return tile
+
+    def draw_loose(self) -> Tile | None:
+        """The next loose tile, or None when there is none to give."""
+        if self.policy is DeadWallPolicy.NONE:
+            if self.live_next >= self.live_end:
+                return None
+            self.live_end -= 1
+        elif self.dead_left <= 0:
+            return None
+        tile = self.tiles[self.loose_next]
+        self.loose_next -= 1
+        if self.policy is DeadWallPolicy.REPLENISHED and self.dead_left < 13:
+            self.live_end -= 2
+        return tile
+
+    def unused_from_end(self) -> list[int]:
+        """Indices of tiles nobody has drawn, searched from the end of the dead wall backwards."""
+        return [i for i in range(self.loose_next, self.live_next - 1, -1)]

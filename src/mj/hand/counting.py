@@ -1,0 +1,38 @@
+"""Count vectors: the representation every hand analysis in :mod:`mj.hand` works on.
+
+A hand is a multiset, so the analyses only need how many of each of the 34 ordinary
+kinds it holds.  The vector splits into four independent *groups* (the three suits
+and the honours): no set, pair or partial set ever spans two groups, which is what
+lets the per-group tables in the sibling modules stay small.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Final
+
+from mj.tiles import KINDS, NUM_KINDS, Tile, is_major
+
+#: Start index of each suit's 9 counts (bamboo, characters, circles) in a count vector.
+SUIT_STARTS: Final = (0, 9, 18)
+#: Index of the first honour (East wind); the honours run to the end of the vector.
+HONOURS_START: Final = 27
+#: Count-vector positions of the 13 major kinds (terminals and honours).
+MAJOR_INDICES: Final = tuple(i for i, t in enumerate(KINDS) if is_major(t))
+
+_INDEX: Final = {t: i for i, t in enumerate(KINDS)}
+
+
+def counts(tiles: Iterable[Tile]) -> list[int]:
+    """How many of each of the 34 ordinary kinds ``tiles`` holds, in :data:`KINDS` order.
+
+    Flowers, seasons and blanks are skipped rather than rejected: they are never part
+    of a hand's shape, and callers routinely pass a player's whole holding.
+    """
+    vector = [0] * NUM_KINDS
+    index = _INDEX
+    for tile in tiles:
+        i = index.get(tile)
+        if i is not None:
+            vector[i] += 1
+    return vector

@@ -1,0 +1,314 @@
+"""The field kinds of protocol messages and the one codec that every message shares.
+
+Messages (:mod:`mj.protocol.cmsg`, :mod:`mj.protocol.pmsg`) only declare their fields,
+in wire order, as dataclass annotations; a :class:`MessageTable` turns those
+declarations into per-class encoder and decoder tuples once, at import time. The
+rules for writing and reading each kind (protocol.md §1.4) therefore live in exactly
+one place, :data:`_ENCODERS` and :data:`_DECODERS`, and no message parses itself.
+
+Reading imitates the original's generated C decoder, ``sscanf`` field by field,
+because clients and logs depend on its leniency (``NoClaim 1 extra junk`` is a
+NoClaim). It is stricter in one way the original should have been: a missing field
+is a :class:`ProtocolError` instead of an undefined value (§1.4, §16 item 1).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import string
+from collections.abc import Callable, Iterable
+from enum import Enum
+from typing import Annotated, Any, ClassVar, Final, Generic, TypeVar, get_origin, get_type_hints
+
+from mj import tiles
+from mj.protocol.framing import WHITESPACE
+from mj.rules.options import OptionEntry, OptionError, parse_entry
+
+
+class ProtocolError(ValueError):
+    """A line that is not a message; the server answers ``Error <seq> Protocol error`` (§1.5)."""
+
+
+class ChowPosition(Enum):
+    """Where the claimed tile sits in a chow (§2.4); the values are the wire words."""
+
+    LOWER = "Lower"
+    MIDDLE = "Middle"
+    UPPER = "Upper"
+    ANYPOS = "AnyPos"
+
+
+class PlayerOption(Enum):
+    """The per-connection options of ``SetPlayerOption`` (§2.7); the values are the wire names.
+
+    Any other name reads as :attr:`UNKNOWN` rather than failing, so that the server can
+    answer ``Unknown option`` like the original.
+    """
+
+    INFO_TILES = "InfoTiles"
+    DELAY_TIME = "DelayTime"
+    LOCAL_TIMEOUTS = "LocalTimeouts"
+    UNKNOWN = "Unknown"
+
+
+class Kind(Enum):
+    """How a field is written and read (the type column of the table in §1.4)."""
+
+    INT = "int"
+    BOOL = "bool"
+    TILE = "tile"
+    WIND = "wind"
+    CHOW_POSITION = "ChowPosition"
+    PLAYER_OPTION = "PlayerOption"
+    WORD = "word"
+    OPTION_ENTRY = "GameOptionEntry"
+    TEXT = "string"
+
+
+#: A tile written as its two-character code (``--`` for :data:`mj.tiles.BLANK`).
+TileCode = Annotated[tiles.Tile, Kind.TILE]
+#: A wind tile (EAST_WIND..NORTH_WIND) written as one letter; BLANK stands for ``?``.
+Wind = Annotated[tiles.Tile, Kind.WIND]
+#: A token of at most 15 non-blank characters (auth types, option names).
+Word = Annotated[str, Kind.WORD]
+
+#: Field types that need no annotation because the Python type says it all.
+_PLAIN_KINDS: Final[dict[object, Kind]] = {
+    int: Kind.INT,
+    bool: Kind.BOOL,
+    str: Kind.TEXT,
+    ChowPosition: Kind.CHOW_POSITION,
+    PlayerOption: Kind.PLAYER_OPTION,
+    OptionEntry: Kind.OPTION_ENTRY,
+}
+#: Kinds that run to the end of the line and so can only be the last field.
+_FINAL_KINDS: Final = frozenset((Kind.TEXT, Kind.OPTION_ENTRY))
+
+#: Keywords are runs of these (the controller side also allows ``#``, §1.4).
+KEYWORD_CHARS: Final = string.ascii_letters + string.digits
+
+_WIND_LETTERS: Final = {
+    tiles.EAST_WIND: "E",
+    tiles.SOUTH_WIND: "S",
+    tiles.WEST_WIND: "W",
+    tiles.NORTH_WIND: "N",
+}
+_LETTER_WINDS: Final = {letter: wind for wind, letter in _WIND_LETTERS.items()}
+_CHOW_WORDS: Final = {
+    **{p.value: p for p in ChowPosition},
+    "l": ChowPosition.LOWER,
+    "m": ChowPosition.MIDDLE,
+    "u": ChowPosition.UPPER,
+    "a": ChowPosition.ANYPOS,
+}
+_OPTION_NAMES: Final = {o.value: o for o in PlayerOption if o is not PlayerOption.UNKNOWN}
+#: First characters a text must be protected from: the reader would skip white
+#: space and eat one backslash. The original escapes only space and backslash (and so
+#: loses a leading tab or newline); escaping all white space reads back the same on
+#: the original and keeps every text intact.
+_TEXT_ESCAPED: Final = frozenset(WHITESPACE + "\\")
+
+_WS: Final = f"[{re.escape(WHITESPACE)}]*"
+_NONBLANK: Final = f"[^{re.escape(WHITESPACE)}]"
+# Each pattern also swallows the white space after the field, as the C decoder does.
+_INT: Final = re.compile(f"{_WS}([+-]?[0-9]+){_WS}")
+_CHAR: Final = re.compile(f"(.){_WS}", re.DOTALL)
+
+
+def _token(width: int) -> re.Pattern[str]:
+    """``sscanf("%<width>s")``: up to ``width`` non-blank characters after any white space."""
+    return re.compile(f"{_WS}({_NONBLANK}{{1,{width}}}){_WS}")
+
+
+_TILE_TOKEN: Final = _token(2)
+_WORD_TOKEN: Final = _token(15)
+_NAME_TOKEN: Final = _token(31)
+
+Decoded = tuple[Any, int]
+
+
+def _match(pattern: re.Pattern[str], line: str, pos: int, what: str) -> re.Match[str]:
+    match = pattern.match(line, pos)
+    if match is None:
+        raise ProtocolError(
+            f"missing {what}" if pos >= len(line) else f"expected {what} at {line[pos:]!r}"
+        )
+    return match
+
+
+def _read_int(line: str, pos: int) -> Decoded:
+    match = _match(_INT, line, pos, "an integer")
+    return int(match.group(1)), match.end()
+
+
+def _read_bool(line: str, pos: int) -> Decoded:
+    match = _match(_INT, line, pos, "0 or 1")
+    value = int(match.group(1))
+    if value not in (0, 1):
+        raise ProtocolError(f"expected 0 or 1, not {value}")
+    return value == 1, match.end()
+
+
+def _read_tile(line: str, pos: int) -> Decoded:
+    match = _match(_TILE_TOKEN, line, pos, "a tile code")
+    try:
+        return tiles.parse(match.group(1)), match.end()
+    except tiles.TileError as exc:
+        raise ProtocolError(str(exc)) from None
+
+
+def _read_wind(line: str, pos: int) -> Decoded:
+    match = _match(_CHAR, line, pos, "a wind letter")
+    return _LETTER_WINDS.get(match.group(1), tiles.BLANK), match.end()
+
+
+def _read_chow_position(line: str, pos: int) -> Decoded:
+    match = _match(_NAME_TOKEN, line, pos, "a chow position")
+    try:
+        return _CHOW_WORDS[match.group(1)], match.end()
+    except KeyError:
+        raise ProtocolError(f"not a chow position: {match.group(1)!r}") from None
+
+
+def _read_player_option(line: str, pos: int) -> Decoded:
+    match = _match(_NAME_TOKEN, line, pos, "a player option name")
+    return _OPTION_NAMES.get(match.group(1), PlayerOption.UNKNOWN), match.end()
+
+
+def _read_word(line: str, pos: int) -> Decoded:
+    match = _match(_WORD_TOKEN, line, pos, "a word")
+    return match.group(1), match.end()
+
+
+def _read_option_entry(line: str, pos: int) -> Decoded:
+    try:
+        return parse_entry(line[pos:]), len(line)
+    except OptionError as exc:
+        raise ProtocolError(f"bad game option entry: {exc}") from None
+
+
+def _read_text(line: str, pos: int) -> Decoded:
+    return line[pos + 1 :] if line.startswith("\\", pos) else line[pos:], len(line)
+
+
+def _write_text(text: str) -> str:
+    return "\\" + text if text[:1] in _TEXT_ESCAPED else text
+
+
+_ENCODERS: Final[dict[Kind, Callable[[Any], str]]] = {
+    Kind.INT: str,
+    Kind.BOOL: lambda value: "1" if value else "0",
+    Kind.TILE: tiles.code,
+    Kind.WIND: lambda wind: _WIND_LETTERS.get(wind, "?"),
+    Kind.CHOW_POSITION: lambda position: position.value,
+    Kind.PLAYER_OPTION: lambda option: option.value,
+    Kind.WORD: str,
+    Kind.OPTION_ENTRY: lambda entry: entry.encode(),
+    Kind.TEXT: _write_text,
+}
+_DECODERS: Final[dict[Kind, Callable[[str, int], Decoded]]] = {
+    Kind.INT: _read_int,
+    Kind.BOOL: _read_bool,
+    Kind.TILE: _read_tile,
+    Kind.WIND: _read_wind,
+    Kind.CHOW_POSITION: _read_chow_position,
+    Kind.PLAYER_OPTION: _read_player_option,
+    Kind.WORD: _read_word,
+    Kind.OPTION_ENTRY: _read_option_entry,
+    Kind.TEXT: _read_text,
+}
+
+
+class WireMessage:
+    """What controller and player messages have in common: a keyword and typed fields.
+
+    Subclasses are frozen slotted dataclasses whose annotations, in wire order, are
+    the fields; :class:`MessageTable` fills in the class variables below.
+    """
+
+    __slots__ = ()
+
+    #: The message name on the wire (the class name, except for ``#``).
+    keyword: ClassVar[str]
+    #: Other names the original's decoder accepts for this message (§1.4).
+    aliases: ClassVar[tuple[str, ...]] = ()
+    #: ``(attribute, kind)`` per field, in wire order.
+    wire_fields: ClassVar[tuple[tuple[str, Kind], ...]]
+    _encoders: ClassVar[tuple[tuple[str, Callable[[Any], str]], ...]]
+    _decoders: ClassVar[tuple[tuple[str, Callable[[str, int], Decoded]], ...]]
+    # Declared so that the type checker accepts message classes in dataclasses.fields().
+    __dataclass_fields__: ClassVar[dict[str, dataclasses.Field[Any]]]
+
+    def encode(self) -> str:
+        """The message text without line terminator, before framing (§1.4)."""
+        parts = [self.keyword]
+        parts.extend(encode(getattr(self, name)) for name, encode in self._encoders)
+        return " ".join(parts)
+
+
+M = TypeVar("M", bound="WireMessage")
+
+
+def _kind_of(hint: object) -> Kind:
+    if get_origin(hint) is Annotated:
+        return next(m for m in getattr(hint, "__metadata__", ()) if isinstance(m, Kind))
+    return _PLAIN_KINDS[hint]
+
+
+def _install_codecs(cls: type[WireMessage]) -> None:
+    hints = get_type_hints(cls, include_extras=True)
+    spec = tuple((field.name, _kind_of(hints[field.name])) for field in dataclasses.fields(cls))
+    if any(kind in _FINAL_KINDS for _, kind in spec[:-1]):
+        raise TypeError(f"{cls.__name__}: only the last field may run to the end of the line")
+    cls.keyword = cls.__dict__.get("keyword", cls.__name__)
+    cls.wire_fields = spec
+    cls._encoders = tuple((name, _ENCODERS[kind]) for name, kind in spec)
+    cls._decoders = tuple((name, _DECODERS[kind]) for name, kind in spec)
+
+
+class MessageTable(Generic[M]):
+    """The messages of one direction, found by keyword or alias, and their decoder.
+
+    ``keyword_chars`` are the characters keywords are made of: letters and digits,
+    plus ``#`` (the comment message) on the controller side only.
+    """
+
+    __slots__ = ("_by_keyword", "_keyword_chars", "classes")
+
+    def __init__(self, base: type[M], namespace: Iterable[object], keyword_chars: str) -> None:
+        self.classes: tuple[type[M], ...] = tuple(
+            obj
+            for obj in namespace
+            if isinstance(obj, type) and issubclass(obj, base) and obj is not base
+        )
+        self._by_keyword: dict[str, type[M]] = {}
+        for cls in self.classes:
+            _install_codecs(cls)
+            for name in (cls.keyword, *cls.aliases):
+                self._by_keyword[name] = cls
+        self._keyword_chars = keyword_chars
+
+    def decode(self, line: str) -> M:
+        """The message on ``line`` (one logical line, terminator optional).
+
+        The keyword is the longest run of keyword characters at the very start; the
+        one character after it is skipped whatever it is, as in the original.
+        """
+        line = line.rstrip(WHITESPACE)
+        if not line:
+            raise ProtocolError("empty line")
+        keyword = line[: len(line) - len(line.lstrip(self._keyword_chars))]
+        cls = self._by_keyword.get(keyword)
+        if cls is None:
+            raise ProtocolError(f"unknown message keyword {keyword or line[:20]!r}")
+        rest = line[len(keyword) + 1 :]
+        pos = len(line) - len(rest.lstrip(WHITESPACE))
+        values = []
+        for name, read in cls._decoders:
+            try:
+                value, pos = read(line, pos)
+            except ProtocolError as exc:
+                raise ProtocolError(f"{keyword} {name}: {exc}") from None
+            values.append(value)
+        return cls(*values)

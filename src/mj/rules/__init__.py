@@ -1,0 +1,1 @@
+"""Rule systems: option schemas, legality, winning hands, scoring and settlement."""

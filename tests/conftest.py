@@ -1,0 +1,58 @@
+"""Shared test helpers.
+
+``require_original()`` / the ``original`` marker: tests that need the original
+Unix Mah-Jong 1.11 programs (Debian package ``mah-jong``) are skipped when they are
+not installed, but FAIL instead when the environment variable
+``MJ_REQUIRE_ORIGINAL=1`` is set (as in ``.ci/run``), so that CI cannot pass by
+silently skipping them.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+ORIGINAL_SERVER = "/usr/games/mj-server"
+ORIGINAL_PLAYER = "/usr/games/mj-player"
+ORIGINAL_XMJ = "/usr/games/xmj"
+ORIGINAL_PROGRAMS = (ORIGINAL_SERVER, ORIGINAL_PLAYER)
+
+
+def original_required() -> bool:
+    """True when missing original programs must fail the tests (CI)."""
+    return os.environ.get("MJ_REQUIRE_ORIGINAL", "") not in ("", "0")
+
+
+def require_original(*programs: str) -> None:
+    """Skip the calling test unless the original programs are installed.
+
+    ``programs`` defaults to mj-server and mj-player. Under
+    ``MJ_REQUIRE_ORIGINAL=1`` a missing program fails the test instead.
+    """
+    missing = [p for p in programs or ORIGINAL_PROGRAMS if not os.access(p, os.X_OK)]
+    if not missing:
+        return
+    message = f"original program(s) not installed: {', '.join(missing)} (apt-get install mah-jong)"
+    if original_required():
+        pytest.fail(f"{message}; MJ_REQUIRE_ORIGINAL is set", pytrace=False)
+    pytest.skip(message)
+
+
+@pytest.fixture
+def original_programs() -> None:
+    """Fixture form of ``require_original()`` for mj-server and mj-player."""
+    require_original()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers",
+        "original: needs the original mj-server/mj-player (skipped if absent, "
+        "fails under MJ_REQUIRE_ORIGINAL=1)",
+    )
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    if item.get_closest_marker("original") is not None:
+        require_original()
