@@ -147,9 +147,7 @@ def test_any_text_arrives_as_sent_less_trailing_white_space(text: str) -> None:
 
 
 @given(st.lists(texts, max_size=5), st.data())
-def test_splitting_the_stream_anywhere_gives_the_same_lines(
-    lines: list[str], data: st.DataObject
-) -> None:
+def test_splitting_the_stream_anywhere_gives_the_same_lines(lines: list[str], data: st.DataObject) -> None:
     wire = b"".join(encode_line(line) for line in lines)
     cuts = sorted(data.draw(st.lists(st.integers(0, len(wire)), max_size=8)))
     decoder = LineDecoder()

@@ -6,6 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from mj.narrate import Narrator
 from mj.replay import ReplayError, read_entries, replay
 
 
@@ -13,7 +14,7 @@ def _replay(args: argparse.Namespace) -> int:
     status = 0
     for path in args.logs:
         try:
-            result = replay(read_entries(Path(path)))
+            result = replay(read_entries(Path(path)), Narrator({}) if args.verbose else None)
         except (OSError, ReplayError, ValueError) as exc:
             print(f"{path}: cannot replay: {exc}", file=sys.stderr)
             status = 2
@@ -31,6 +32,7 @@ def main(argv: list[str] | None = None) -> int:
     commands = parser.add_subparsers(dest="command", required=True)
     rp = commands.add_parser("replay", help="check our engine against logs of the original mj-server")
     rp.add_argument("logs", nargs="+", help="log files written by mj-server --logfile (.gz accepted)")
+    rp.add_argument("-v", "--verbose", action="store_true", help="print each hand's play and scoring")
     rp.set_defaults(run=_replay)
     args = parser.parse_args(argv)
     return int(args.run(args))

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from mj import tiles
 from mj.logfile import LogEntry, format_entry, parse_log
+from mj.narrate import Narrator
 from mj.protocol import cmsg as C
 from mj.protocol.framing import ENCODING
 from mj.rules.options import OptionEntry
@@ -141,8 +142,8 @@ def _logged(deliveries: list[Delivery]) -> list[str]:
     return [f"cnx{d.connection} {d.message.encode()}" for d in deliveries if d.logged]
 
 
-def _blocks(entries: Sequence[LogEntry]) -> Iterator[tuple[int, LogEntry | None, list[str]]]:
-    """Each received line with the sent lines logged after it, and the log line it starts on."""
+def _blocks(entries: Sequence[LogEntry]) -> Iterator[tuple[int, LogEntry | None, list[tuple[int, str]]]]:
+    """Each received line with the sent lines logged after it, each with its log line number."""
     line = 1
     index = 0
     while index < len(entries):
@@ -152,30 +153,61 @@ def _blocks(entries: Sequence[LogEntry]) -> Iterator[tuple[int, LogEntry | None,
             entry = entries[index]
             line += format_entry(entry).count("\n")
             index += 1
-        sent: list[str] = []
+        sent: list[tuple[int, str]] = []
         while index < len(entries) and entries[index].direction == ">":
             out = entries[index]
-            sent.append(f"cnx{out.connection} {out.text}")
+            sent.append((line, f"cnx{out.connection} {out.text}"))
             line += format_entry(out).count("\n")
             index += 1
         yield start_line, entry, sent
 
 
-def replay(entries: Sequence[LogEntry]) -> ReplayResult:
+def _first_difference(line: int, expected: list[tuple[int, str]], actual: list[str]) -> int:
+    """The log line of the first expected message our table did not send in that place."""
+    for (number, text), mine in zip(expected, actual, strict=False):
+        if text != mine:
+            return number
+    return expected[len(actual)][0] if len(expected) > len(actual) else line
+
+
+def _narrate(narrator: Narrator, table: Table, deliveries: list[Delivery]) -> None:
+    """Print the broadcasts once each (the copies logged for East)."""
+    narrator.names.update({r.id: r.name for r in table.players})
+    for delivery in deliveries:
+        if not delivery.logged:
+            continue
+        if isinstance(delivery.message, C.NewHand) and table.game is not None:
+            print(narrator.new_hand(table.game.seating))
+            continue
+        text = narrator.line(delivery.message)
+        if text is not None:
+            print(text)
+
+
+def replay(entries: Sequence[LogEntry], narrator: Narrator | None = None) -> ReplayResult:
+    """Feed the log's received lines to a fresh table and compare what it sends with the log.
+
+    With a ``narrator``, print the course of the game as the table plays it.
+    """
     table = Table(_settings_of(entries), LoggedWalls(_hands_of(entries)))
     compared = 0
     hand = 0
-    for line, received, expected in _blocks(entries):
+    for line, received, logged in _blocks(entries):
+        expected = [text for _, text in logged]
         if received is None:
-            actual: list[str] = []
+            deliveries: list[Delivery] = []
         elif received.text is None:
-            actual = _logged(table.close(received.connection))
+            deliveries = table.close(received.connection)
         else:
-            actual = _logged(table.receive(received.connection, received.text))
-        if expected and not actual and any(" PlayerDoesntClaim " in e and e.endswith(" 1") for e in expected):
-            actual = _logged(table.timeout())
+            deliveries = table.receive(received.connection, received.text)
+        if expected and not deliveries and any(" PlayerDoesntClaim " in e and e.endswith(" 1") for e in expected):
+            deliveries = table.timeout()
+        actual = _logged(deliveries)
         hand += sum(1 for e in expected if e.split(" ", 2)[1] == "NewHand")
+        if narrator is not None:
+            _narrate(narrator, table, deliveries)
         if actual != expected and Counter(actual) != Counter(expected):
-            return ReplayResult(hand, compared, Mismatch(hand, line, expected, actual))
+            where = _first_difference(line, logged, actual)
+            return ReplayResult(hand, compared, Mismatch(hand, where, expected, actual))
         compared += len(expected)
     return ReplayResult(hand, compared, None)

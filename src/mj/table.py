@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from mj import tiles
 from mj.game.engine import Config, Game, WallSource
@@ -203,10 +202,10 @@ class Table:
                 self._deliver(connection, C.GameOption(0, entry))
             return
         if isinstance(message, P.QueryGameOption):
-            entry = next((e for e in self._option_entries() if e.name == message.name), None)
-            if entry is None:
+            found = next((e for e in self._option_entries() if e.name == message.name), None)
+            if found is None:
                 raise IllegalMove("Option not known")
-            self._deliver(connection, C.GameOption(0, entry))
+            self._deliver(connection, C.GameOption(0, found))
             return
         if isinstance(message, P.SetPlayerOption):
             self._set_player_option(connection, conn, message)

@@ -9,10 +9,13 @@ There are no sockets, clocks or threads here: the claim timeout enters as
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum, IntEnum
-from typing import Protocol
+from typing import Any, ClassVar, Protocol
+
+from mj.rules.classical.settlement import settle
 
 from mj import hand, tiles
 from mj.game.seat import Seat
@@ -25,7 +28,6 @@ from mj.protocol.fields import ChowPosition
 from mj.rules.classical import danger
 from mj.rules.classical.facts import SeatHand, Win, WinSource
 from mj.rules.classical.scoring import score_hand
-from mj.rules.classical.settlement import settle
 from mj.rules.options import GameOptions, OptionError
 from mj.tiles import BLANK, Tile
 
@@ -142,6 +144,8 @@ class Game:
         self.last_draw: tuple[Tile, WinSource] | None = None
         self.kong_chain = 0
         self.winning: Winning | None = None
+        #: Every tile discarded this hand, claimed or not (for the end-of-wall danger).
+        self.discarded: Counter[Tile] = Counter()
 
     # ------------------------------------------------------------------ queries
 
@@ -203,15 +207,14 @@ class Game:
 
     # ------------------------------------------------------------------ pauses
 
-    def open_pause(self, reason: str, exempt: int = 0, requestor: int = 0) -> list[Send]:
+    def _open_pause(self, reason: str, exempt: int = 0, requestor: int = 0) -> None:
         self.pause = Pause(exempt, {exempt} if exempt else set())
         self._broadcast(C.Pause(exempt, requestor, reason))
-        return self._take()
 
     def start_announcement(self, protocol: int) -> list[Send]:
         """``Pause`` and ``StartPlay`` that begin (or resume) play once everyone is seated."""
         reason = "to start hand" if self.phase is Phase.HAND_COMPLETE else "to continue play"
-        self.open_pause(reason)
+        self._open_pause(reason)
         self._broadcast(C.StartPlay(self.acting_player()), hist=False)
         return self._take()
 
@@ -256,7 +259,7 @@ class Game:
         if self.config.original_quirks:
             self._broadcast(C.Pause(0, player, msg.reason))
         else:
-            self.open_pause(msg.text, 0, player)
+            self._open_pause(msg.reason, 0, player)
 
     def _set_game_option(self, player: int, msg: P.SetGameOption) -> None:
         try:
@@ -337,7 +340,7 @@ class Game:
         self.turn = 0
         self.phase = Phase.DISCARDING
         self.last_draw = None
-        self.open_pause("to start play", exempt=self.east)
+        self._open_pause("to start play", exempt=self.east)
 
     def _start_hand(self) -> None:
         if self.last_winner is not None and (self.last_winner != 0 or self.hands_as_east >= 13):
@@ -436,6 +439,7 @@ class Game:
             raise IllegalMove("You can't discard that tile")
         seat.remove(tile)
         seat.discards.append(tile)
+        self.discarded[tile] += 1
         seat.has_discarded = True
         seat.calling = seat.calling or msg.calling
         self.serial += 1
@@ -739,10 +743,7 @@ class Game:
         pairs = len(melds) - sets
         standard = pairs <= 1 and sets <= 4 and hand.can_complete(concealed, 4 - sets, pairs == 0)
         seven = (
-            self.options.flag("SevenPairs")
-            and sets == 0
-            and 2 * pairs + len(concealed) == 14
-            and _all_pairs(concealed)
+            self.options.flag("SevenPairs") and sets == 0 and 2 * pairs + len(concealed) == 14 and _all_pairs(concealed)
         )
         return standard or seven
 
@@ -948,7 +949,7 @@ class Game:
             self.game_over = True
             self._broadcast(C.GameOver(), hist=False)
         self.phase = Phase.HAND_COMPLETE
-        self.open_pause("to start next hand")
+        self._open_pause("to start next hand")
 
     def _wash_out(self, reason: str) -> None:
         self.pending = None
@@ -959,7 +960,7 @@ class Game:
             for seat in self.seats:
                 if seat.concealed:
                     self._broadcast(C.PlayerShowsTiles(seat.player, tiles.codes(seat.concealed)))
-        self.open_pause("to start next hand")
+        self._open_pause("to start next hand")
 
     # -- danger and the win facts
 
@@ -982,8 +983,7 @@ class Game:
     def _danger_of(self, tile: Tile, signals: frozenset[danger.Signal]) -> frozenset[object]:
         reasons: set[object] = {s for s in signals if danger.threatens(tile, frozenset({s}))}
         if self.wall.live_left <= 4:
-            seen = sum(s.discards.count(tile) for s in self.seats)
-            if seen <= 1:
+            if self.discarded[tile] <= 1:
                 reasons.add(danger.Signal.END_OF_WALL)
         return frozenset(reasons)
 
@@ -1022,7 +1022,7 @@ class Game:
             winner_is_east=index == 0,
         )
 
-    _handlers: dict[type, Callable[[Game, int, P.PMsg], None]] = {}
+    _handlers: ClassVar[dict[type, Callable[[Game, int, Any], None]]] = {}
 
 
 def _all_pairs(concealed: list[Tile]) -> bool:
@@ -1054,4 +1054,4 @@ Game._handlers = {
     P.FormClosedPair: Game._form_closed_pair,
     P.FormClosedSpecialSet: Game._form_closed_special_set,
     P.ShowTiles: Game._show_tiles,
-}  # type: ignore[dict-item]
+}

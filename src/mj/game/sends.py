@@ -12,13 +12,14 @@ class Send:
     """One message for some players.
 
     ``to`` is None for a broadcast to every seated player (in seat order), else
-    the player ids that receive it. ``logged`` is false for the censored copies
-    the original server leaves out of its log (§12.1).
+    the player ids that receive it. ``logged_for`` names the recipients whose copy
+    the original server writes to its log (§12.1): a broadcast is logged once, as
+    the copy for whoever is East at that moment; censored copies not at all.
     """
 
     to: tuple[int, ...] | None
     message: CMsg
-    logged: bool = True
+    logged_for: tuple[int, ...]
 
 
 class IllegalMove(Exception):

@@ -43,12 +43,7 @@ def suit_splits(pattern: Pattern) -> bool:
         return True
     if held >= 3 and suit_splits(_take(pattern, low, 3)):
         return True
-    return (
-        low <= 6
-        and pattern[low + 1] > 0
-        and pattern[low + 2] > 0
-        and suit_splits(_take_chow(pattern, low))
-    )
+    return low <= 6 and pattern[low + 1] > 0 and pattern[low + 2] > 0 and suit_splits(_take_chow(pattern, low))
 
 
 def honours_split(pattern: Pattern) -> bool:
@@ -102,11 +97,7 @@ def standard_split(vector: Sequence[int], sets: int, pair: bool) -> bool:
 
 def thirteen_wonders_counts(vector: Sequence[int]) -> bool:
     """One of each major kind plus one more major, and nothing else (14 tiles)."""
-    return (
-        sum(vector) == 14
-        and all(vector[i] for i in MAJOR_INDICES)
-        and sum(vector[i] for i in MAJOR_INDICES) == 14
-    )
+    return sum(vector) == 14 and all(vector[i] for i in MAJOR_INDICES) and sum(vector[i] for i in MAJOR_INDICES) == 14
 
 
 def seven_pairs_counts(vector: Sequence[int]) -> bool:
@@ -193,9 +184,7 @@ def _standard_waits(vector: Sequence[int]) -> list[int]:
     return found
 
 
-def can_complete(
-    concealed: Sequence[Tile], sets_needed: int, pair_needed: bool, seven_pairs_left: int = 0
-) -> bool:
+def can_complete(concealed: Sequence[Tile], sets_needed: int, pair_needed: bool, seven_pairs_left: int = 0) -> bool:
     """Whether the tiles not yet declared can still be declared as the rest of the hand.
 
     Used while a mah-jong hand is being exposed set by set: the remaining concealed
@@ -206,11 +195,7 @@ def can_complete(
     vector = counts(concealed)
     if standard_split(vector, sets_needed, pair_needed):
         return True
-    return (
-        seven_pairs_left > 0
-        and sum(vector) == 2 * seven_pairs_left
-        and all(held % 2 == 0 for held in vector)
-    )
+    return seven_pairs_left > 0 and sum(vector) == 2 * seven_pairs_left and all(held % 2 == 0 for held in vector)
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -242,9 +227,7 @@ def _suit_decompositions(pattern: Pattern) -> frozenset[_Split]:
     held = pattern[low]
     found: set[_Split] = set()
     if size % 3 == 2 and held >= 2:
-        found.update(
-            (low, pungs, chows) for _, pungs, chows in _suit_decompositions(_take(pattern, low, 2))
-        )
+        found.update((low, pungs, chows) for _, pungs, chows in _suit_decompositions(_take(pattern, low, 2)))
     if held >= 3:
         found.update(
             (pair, tuple(sorted((low, *pungs))), chows)

@@ -54,6 +54,7 @@ class GroupInfo(NamedTuple):
 
 
 def _pareto(options: Sequence[tuple[int, int]]) -> Frontier:
+    """The options that no other option matches or beats in both sets and blocks."""
     kept: list[tuple[int, int]] = []
     for sets, blocks in sorted(set(options), reverse=True):
         if not kept or blocks > kept[-1][1]:
@@ -97,7 +98,7 @@ def _value(readings_id: int, cap: int) -> int:
     """Best ``M + min(B, cap) + H`` over the readings, with ``cap`` sets still wanted."""
     readings = _readings_by_id[readings_id]
     value = max(
-        max((m + min(b, cap) for m, b in readings.plain), default=0),
+        max(m + min(b, cap) for m, b in readings.plain),
         max((m + min(b, cap) + 1 for m, b in readings.headed), default=0),
     )
     _best[readings_id << 3 | cap] = value
@@ -177,9 +178,7 @@ def honour_info(pattern: Pattern) -> GroupInfo:
     )
 
 
-def _standard(
-    bamboo: GroupInfo, characters: GroupInfo, circles: GroupInfo, honours: GroupInfo, cap: int
-) -> int:
+def _standard(bamboo: GroupInfo, characters: GroupInfo, circles: GroupInfo, honours: GroupInfo, cap: int) -> int:
     merged = _merged
     key = bamboo.readings << _ID_BITS | characters.readings
     both = merged.get(key)

@@ -131,9 +131,7 @@ Decoded = tuple[Any, int]
 def _match(pattern: re.Pattern[str], line: str, pos: int, what: str) -> re.Match[str]:
     match = pattern.match(line, pos)
     if match is None:
-        raise ProtocolError(
-            f"missing {what}" if pos >= len(line) else f"expected {what} at {line[pos:]!r}"
-        )
+        raise ProtocolError(f"missing {what}" if pos >= len(line) else f"expected {what} at {line[pos : pos + 20]!r}")
     return match
 
 
@@ -278,9 +276,7 @@ class MessageTable(Generic[M]):
 
     def __init__(self, base: type[M], namespace: Iterable[object], keyword_chars: str) -> None:
         self.classes: tuple[type[M], ...] = tuple(
-            obj
-            for obj in namespace
-            if isinstance(obj, type) and issubclass(obj, base) and obj is not base
+            obj for obj in namespace if isinstance(obj, type) and issubclass(obj, base) and obj is not base
         )
         self._by_keyword: dict[str, type[M]] = {}
         for cls in self.classes:

@@ -22,12 +22,13 @@ from enum import Enum
 from typing import Final
 
 from mj.hand import waits
-from mj.melds import KongOrigin, MeldKind
+from mj.melds import KongOrigin, Meld, MeldKind
 from mj.rules.classical.facts import SeatHand, Win, WinSource
 from mj.rules.options import DOUBLE, LIMIT, SCORE_CAP, GameOptions
 from mj.tiles import (
     BAMBOO,
     BLANK,
+    CHARACTER,
     CIRCLE,
     DRAGON,
     GREEN_TILES,
@@ -35,13 +36,14 @@ from mj.tiles import (
     SEASON,
     WIND,
     Tile,
+    is_honour,
+    is_suited,
     kind_index,
 )
 
 #: A limit hand is worth exactly one limit (100 centi-limits).
 ONE_LIMIT: Final = 100 * LIMIT
 _FLOWER_BASE: Final = 60
-_REAL_KINDS: Final = frozenset(KINDS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,6 +71,7 @@ class HandFacts:
     """
 
     __slots__ = (
+        "blanks",
         "chows",
         "concealed_pungs",
         "dragon_pairs",
@@ -87,10 +90,12 @@ class HandFacts:
         "options",
         "pairs",
         "pungs",
+        "source",
         "special",
+        "tile",
+        "win",
         "wind_pairs",
         "wind_sets",
-        "win",
         "winner_or_purity",
     )
 
@@ -101,34 +106,45 @@ class HandFacts:
         kong3 = options["KongHas3Types"] != 0
         own = hand.own_wind
         prevailing = hand.prevailing_wind
+        before_win = win.melds_before_win if win is not None else len(hand.melds)
         chows = pairs = pungs = kongs = concealed_pungs = 0
         dragon_sets = wind_sets = dragon_pairs = wind_pairs = 0
-        exposed = 0
+        exposed = exposed_before_win = 0
         scoring = False
         special = False
-        tiles: list[Tile] = list(hand.concealed)
-        for meld in hand.melds:
+        families = 0
+        flags = _FLAGS
+        for tile in hand.concealed:
+            families |= flags.get(tile, 0)
+        for n, meld in enumerate(hand.melds):
             kind = meld.kind
             tile = meld.tile
             # A claimed kong counts as concealed for doubling with KongHas3Types (§9.3).
-            hidden = meld.concealed or (kong3 and meld.kong_origin is KongOrigin.CLAIMED)
-            if not hidden:
+            if not (meld.concealed or (kong3 and meld.kong_origin is KongOrigin.CLAIMED)):
                 exposed += 1
+                if n < before_win:
+                    exposed_before_win += 1
+                hidden = False
+            else:
+                hidden = True
             if kind is MeldKind.CHOW:
                 chows += 1
-                tiles.extend((tile, tile + 1, tile + 2))
-            elif kind is MeldKind.PAIR:
+                families |= _CHOW_FLAGS[tile]
+                continue
+            if kind is MeldKind.SPECIAL:
+                special = True
+                for t in meld.special_tiles:
+                    families |= flags[t]
+                continue
+            families |= flags[tile]
+            if kind is MeldKind.PAIR:
                 pairs += 1
-                tiles.append(tile)
                 if tile > DRAGON:
                     dragon_pairs += 1
                     scoring = True
                 elif tile > WIND:
                     wind_pairs += 1
-                    scoring = scoring or tile == own or tile == prevailing
-            elif kind is MeldKind.SPECIAL:
-                special = True
-                tiles.extend(meld.special_tiles)
+                    scoring = scoring or tile in (own, prevailing)
             else:
                 scoring = True
                 pungs += 1
@@ -140,7 +156,6 @@ class HandFacts:
                     dragon_sets += 1
                 elif tile > WIND:
                     wind_sets += 1
-                tiles.append(tile)
         self.chows = chows
         self.pairs = pairs
         self.pungs = pungs
@@ -152,39 +167,67 @@ class HandFacts:
         self.wind_pairs = wind_pairs
         self.special = special
         self.no_score = not scoring and pairs != 7
-        # Tile families (a multiset is not needed: only which kinds occur matters).
-        kinds = set(tiles)
-        honours = {t for t in kinds if WIND < t < _FLOWER_BASE}
-        suited = kinds - honours
-        suits = {t - t % 10 for t in suited}
-        self.has_honour = bool(honours)
-        self.has_suit = bool(suited)
-        self.has_terminal = any(t % 10 in (1, 9) for t in suited)
-        self.has_minor = any(t % 10 not in (1, 9) for t in suited)
-        # The blank tile "--" (value 0, only met in the original's all-blank first hand of a
-        # --wallfile game) forms its own "suit" and passes the green test: the scenario logs
-        # show that hand scoring "one suit only" and Imperial Jade.
-        self.one_suit = len(suits) == 1
-        self.green_only = all(t in GREEN_TILES or t == BLANK for t in kinds)
+        self.exposed_before_win = exposed_before_win
+        self.has_honour = bool(families & _HONOUR)
+        self.has_suit = bool(families & _SUIT_BITS)
+        self.has_terminal = bool(families & _TERMINAL)
+        self.has_minor = bool(families & _MINOR)
+        self.one_suit = (families & _SUIT_BITS) in _ONE_SUIT
+        self.green_only = not families & _NOT_GREEN
+        self.blanks = bool(families & _BLANK_SUIT)
         if win is None:
+            self.tile = BLANK
+            self.source = None
             self.fully_concealed = False
-            self.exposed_before_win = exposed
             self.winner_or_purity = options["LosersPurity"] != 0
         else:
+            if win.heavens_blessing:
+                # East going out on the dealt hand has no winning tile: the original
+                # announces it as "PlayerMahJongs <id> --" and scores it like a win on a
+                # discard of that blank, i.e. not from the wall and not fully concealed
+                # (verified against mj-server: no "winning from wall", no "concealed
+                # hand", no Buried Treasure; "filling the only place" is awarded).
+                self.tile = BLANK
+                self.source = WinSource.DISCARD
+            else:
+                self.tile = win.tile
+                self.source = win.source
             # The set made with a winning discard is exposed, so it already counts here.
-            self.fully_concealed = exposed == 0
-            self.exposed_before_win = sum(
-                1
-                for meld in hand.melds[: win.melds_before_win]
-                if not (meld.concealed or (kong3 and meld.kong_origin is KongOrigin.CLAIMED))
-            )
+            self.fully_concealed = exposed == 0 and self.source is not WinSource.DISCARD
             self.winner_or_purity = True
 
-    def winning_tile(self) -> Tile:
-        return self.win.tile if self.win is not None else BLANK
 
-    def source(self) -> WinSource | None:
-        return self.win.source if self.win is not None else None
+# Tile families as bits, so that a hand's families are the OR over its tiles.
+_HONOUR: Final = 1
+_TERMINAL: Final = 2
+_MINOR: Final = 4
+_NOT_GREEN: Final = 8
+_SUIT_OF: Final = {BAMBOO: 16, CHARACTER: 32, CIRCLE: 64, BLANK: 128}
+_BLANK_SUIT: Final = _SUIT_OF[BLANK]
+_SUIT_BITS: Final = 16 | 32 | 64 | 128
+_ONE_SUIT: Final = frozenset(_SUIT_OF.values())
+
+
+def _families(tile: Tile) -> int:
+    """The family bits of one tile.
+
+    The blank tile "--" (value 0, only met in the original's all-blank first hand of a
+    --wallfile game) is its own "suit", neither terminal nor minor, and passes the
+    green test: the scenario logs show that hand scoring "one suit only" and Imperial
+    Jade but not "all majors".
+    """
+    if tile == BLANK:
+        return _BLANK_SUIT
+    bits = 0 if tile in GREEN_TILES else _NOT_GREEN
+    if is_honour(tile):
+        return bits | _HONOUR
+    return bits | _SUIT_OF[tile - tile % 10] | (_TERMINAL if tile % 10 in (1, 9) else _MINOR)
+
+
+_FLAGS: Final = {tile: _families(tile) for tile in (BLANK, *KINDS)}
+_CHOW_FLAGS: Final = {
+    tile: _FLAGS[tile] | _FLAGS[tile + 1] | _FLAGS[tile + 2] for tile in KINDS if is_suited(tile) and tile % 10 <= 7
+}
 
 
 # --- element tests ------------------------------------------------------------------------
@@ -192,7 +235,7 @@ class HandFacts:
 
 
 def _from_live_wall(f: HandFacts) -> bool:
-    return f.source() is WinSource.WALL
+    return f.source is WinSource.WALL
 
 
 def _fishing_the_eyes(f: HandFacts) -> bool:
@@ -204,39 +247,65 @@ def _fishing_the_eyes(f: HandFacts) -> bool:
     """
     if f.pairs != 1:
         return False
-    tile = f.winning_tile()
+    tile = f.tile
     pair = next(m for m in f.hand.melds if m.kind is MeldKind.PAIR)
     if pair.tile != tile:
         return False
-    return f.source() in (WinSource.WALL, WinSource.LOOSE) or not pair.concealed
+    return f.source in (WinSource.WALL, WinSource.LOOSE) or not pair.concealed
 
 
 def _fishing_value(f: HandFacts) -> int:
-    return 4 if _is_major(f.winning_tile()) else 2
+    return 4 if _is_major(f.tile) else 2
 
 
 def _filling_the_only_place(f: HandFacts) -> bool:
-    """At most one tile kind could have completed the hand just before the winning tile.
+    """No tile kind but the winning one could have completed the hand just before it arrived.
 
-    Kinds whose four copies were all on the table do not count, except the winning
-    tile's own kind. Seven pairs and Thirteen Unique Wonders do not get it (the
-    no-limit scenario log shows no line for a single-wait Thirteen Unique Wonders),
-    nor does a hand whose winning tile is the blank of the all-blank wallfile hand.
+    Kinds whose four copies were all on the table do not count (§9.3 item 7). Seven
+    pairs and Thirteen Unique Wonders never get it (the no-limit scenario log shows no
+    line for a single-wait Thirteen Unique Wonders), nor does the all-blank hand of the
+    original's first wallfile hand (scenario logs). A Heaven's Blessing has no winning
+    tile, so nothing else "could have completed" the 14 dealt tiles: mj-server awards it.
     """
     win = f.win
-    if win is None or f.pairs == 7 or f.special or win.tile not in _REAL_KINDS:
+    if win is None or f.pairs == 7 or f.special or f.blanks:
         return False
-    melds = f.hand.melds
+    tile = f.tile
+    if tile == BLANK:
+        return True
     before = list(f.hand.concealed)
-    for meld in melds[win.melds_before_win :]:
-        before.extend(meld.tiles)
-    before.remove(win.tile)
+    for meld in f.hand.melds[win.melds_before_win :]:
+        if meld.kind is MeldKind.CHOW:
+            before += (meld.tile, meld.tile + 1, meld.tile + 2)
+        else:
+            before += (meld.tile,) * _SIZES[meld.kind]
+    before.remove(tile)
     visible = win.visible
-    completing = 0
-    for kind in waits(before, win.melds_before_win, False):
-        if kind == win.tile or visible[kind_index(kind)] < 4:
-            completing += 1
-    return completing <= 1
+    return all(kind == tile or visible[kind_index(kind)] >= 4 for kind in waits(before, win.melds_before_win, False))
+
+
+#: Tiles in a declared pung, kong or pair (chows are expanded, special sets never reach here).
+_SIZES: Final = {MeldKind.PUNG: 3, MeldKind.KONG: 4, MeldKind.PAIR: 2}
+
+
+def _set_string(meld: Meld) -> str:
+    """``str(meld)``, memoised by tile and notation (hashing a Meld costs more than printing it)."""
+    kind = meld.kind
+    if kind is MeldKind.KONG:
+        variant = 3 if meld.concealed else 4 if meld.kong_origin is KongOrigin.CLAIMED else 5
+    else:
+        variant = 1 if kind is MeldKind.PUNG else 0
+        if meld.concealed:
+            variant += 6
+    key = meld.tile * 16 + variant
+    text = _SET_STRINGS.get(key)
+    if text is None:
+        text = _SET_STRINGS[key] = str(meld)
+    return text
+
+
+#: Set strings by ``tile * 16 + notation variant`` (pungs, kongs and pairs only).
+_SET_STRINGS: dict[int, str] = {}
 
 
 def _specials_label(f: HandFacts) -> str:
@@ -288,7 +357,7 @@ def _almost_concealed(f: HandFacts) -> bool:
 
 def _won_by(source: WinSource) -> Callable[[HandFacts], bool]:
     def test(f: HandFacts) -> bool:
-        return f.source() is source
+        return f.source is source
 
     test.__doc__ = f"The winning tile came from: {source.value}."
     return test
@@ -311,16 +380,16 @@ def _earths_blessing(f: HandFacts) -> bool:
 
 
 def _plum_blossom(f: HandFacts) -> bool:
-    return f.source() is WinSource.LOOSE and f.winning_tile() == CIRCLE + 5
+    return f.source is WinSource.LOOSE and f.tile == CIRCLE + 5
 
 
 def _moon(f: HandFacts) -> bool:
     """1D as the last tile of the live wall; the original requires a wall draw (not a discard)."""
-    return _last_tile(f) and f.source() is WinSource.WALL and f.winning_tile() == CIRCLE + 1
+    return _last_tile(f) and f.source is WinSource.WALL and f.tile == CIRCLE + 1
 
 
 def _carrying_pole(f: HandFacts) -> bool:
-    return f.source() is WinSource.ROBBED_KONG and f.winning_tile() == BAMBOO + 2
+    return f.source is WinSource.ROBBED_KONG and f.tile == BAMBOO + 2
 
 
 def _kong_upon_kong(f: HandFacts) -> bool:
@@ -375,20 +444,19 @@ def _is_major(tile: Tile) -> bool:
 
 # --- the element table -----------------------------------------------------------------------
 
-#: Per-set points (§9.3 item 2): (kind, exposure) → (points for minors, reason stem).
-#: Majors score double. Exposure is ``open``/``closed`` or, for kongs with KongHas3Types,
-#: how the exposed kong was made.
-_SET_POINTS: Final[dict[tuple[MeldKind, str], tuple[int, str]]] = {
-    (MeldKind.PUNG, "open"): (2, "open pung"),
-    (MeldKind.PUNG, "closed"): (4, "closed pung"),
-    (MeldKind.KONG, "open"): (8, "open kong"),
-    (MeldKind.KONG, "claimed"): (8, "claimed kong"),
-    (MeldKind.KONG, "annexed"): (8, "annexed kong"),
-    (MeldKind.KONG, "closed"): (16, "closed kong"),
-}
-_SET_REASONS: Final = {
-    key: (points, f"{stem} of minors", f"{stem} of majors") for key, (points, stem) in _SET_POINTS.items()
-}
+
+def _set_row(points: int, stem: str) -> tuple[tuple[int, str], tuple[int, str]]:
+    """Per-set points (§9.3 item 2): (points, reason) for minors and for majors (double)."""
+    return (points, f"{stem} of minors"), (2 * points, f"{stem} of majors")
+
+
+OPEN_PUNG: Final = _set_row(2, "open pung")
+CLOSED_PUNG: Final = _set_row(4, "closed pung")
+OPEN_KONG: Final = _set_row(8, "open kong")
+#: With KongHas3Types exposed kongs say how they were made (same points as open kongs).
+CLAIMED_KONG: Final = _set_row(8, "claimed kong")
+ANNEXED_KONG: Final = _set_row(8, "annexed kong")
+CLOSED_KONG: Final = _set_row(16, "closed kong")
 
 #: Pair points (§9.3 item 2): a dragon pair, own wind, prevailing wind, or both.
 PAIR_OF_DRAGONS: Final = (2, "pair of dragons")
@@ -479,7 +547,7 @@ class Element:
 class SetPoints:
     """§9.3 item 2: points for each declared pung, kong and scoring pair, in formation order.
 
-    The reasons come from :data:`_SET_POINTS` and the ``PAIR_OF_*`` rows.
+    The values and reasons are the ``*_PUNG``, ``*_KONG`` and ``PAIR_OF_*`` rows.
     """
 
     __slots__ = ()
@@ -507,19 +575,18 @@ class SetPoints:
                     points, reason = PAIR_OF_PREVAILING_WIND
                 else:
                     continue
-                tally.add(str(meld), points, reason)
-            elif kind is MeldKind.PUNG or kind is MeldKind.KONG:
+                tally.add(_set_string(meld), points, reason)
+            elif kind is MeldKind.PUNG:
+                row = CLOSED_PUNG if meld.concealed else OPEN_PUNG
+                tally.add(_set_string(meld), *row[_is_major(tile)])
+            elif kind is MeldKind.KONG:
                 if meld.concealed:
-                    exposure = "closed"
-                elif kind is MeldKind.KONG and kong3:
-                    exposure = "claimed" if meld.kong_origin is KongOrigin.CLAIMED else "annexed"
+                    row = CLOSED_KONG
+                elif not kong3:
+                    row = OPEN_KONG
                 else:
-                    exposure = "open"
-                points, minors, majors = _SET_REASONS[kind, exposure]
-                if _is_major(tile):
-                    tally.add(str(meld), 2 * points, majors)
-                else:
-                    tally.add(str(meld), points, minors)
+                    row = CLAIMED_KONG if meld.kong_origin is KongOrigin.CLAIMED else ANNEXED_KONG
+                tally.add(_set_string(meld), *row[_is_major(tile)])
 
 
 class SetDoubles:
@@ -536,16 +603,17 @@ class SetDoubles:
         own = f.hand.own_wind
         prevailing = f.hand.prevailing_wind
         for meld in f.hand.melds:
-            if not meld.is_pung_or_kong:
+            kind = meld.kind
+            if kind is not MeldKind.PUNG and kind is not MeldKind.KONG:
                 continue
             tile = meld.tile
             if tile > DRAGON:
-                tally.add(str(meld), *SET_OF_DRAGONS)
+                tally.add(_set_string(meld), *SET_OF_DRAGONS)
                 continue
             if tile == own:
-                tally.add(str(meld), *SET_OF_OWN_WIND)
+                tally.add(_set_string(meld), *SET_OF_OWN_WIND)
             if tile == prevailing:
-                tally.add(str(meld), *SET_OF_PREVAILING_WIND)
+                tally.add(_set_string(meld), *SET_OF_PREVAILING_WIND)
 
 
 def _limit(reason: str, applies: Callable[[HandFacts], bool]) -> Element:
@@ -628,6 +696,27 @@ ELEMENTS: Final[tuple[Element | SetPoints | SetDoubles, ...]] = (
 )
 
 
+def _active(winner: bool, purity: bool, special_scores: bool) -> _Active:
+    """The elements evaluated for one kind of hand, as (test, scorer) pairs in order."""
+    return tuple(
+        (element.applies, element.score)
+        for element in ELEMENTS
+        if (element.who is not Who.WINNER or winner)
+        and (element.who is not Who.PURITY or purity)
+        and (special_scores or not element.special)
+    )
+
+
+_Active = tuple[tuple[Callable[[HandFacts], bool], Callable[[HandFacts, _Tally], None]], ...]
+#: The element list filtered once for every (winner, LosersPurity applies, special scores).
+_ACTIVE: Final = {
+    (winner, purity, special): _active(winner, purity, special)
+    for winner in (False, True)
+    for purity in (False, True)
+    for special in (False, True)
+}
+
+
 def score_hand(
     hand: SeatHand,
     win: Win | None,
@@ -639,23 +728,11 @@ def score_hand(
     ``special_scores=False`` is the server's ``--no-special-scores``: flowers and
     seasons then score nothing.
     """
-    nolimit = options["NoLimit"] != 0
-    limit = options["ScoreLimit"]
     f = HandFacts(hand, win, options)
-    tally = _Tally(nolimit, limit)
-    winner = win is not None
-    purity = f.winner_or_purity
-    for element in ELEMENTS:
-        who = element.who
-        if who is Who.WINNER:
-            if not winner:
-                continue
-        elif who is Who.PURITY and not purity:
-            continue
-        if element.special and not special_scores:
-            continue
-        if element.applies(f):
-            element.score(f, tally)
+    tally = _Tally(options["NoLimit"] != 0, options["ScoreLimit"])
+    for applies, score in _ACTIVE[win is not None, f.winner_or_purity, special_scores]:
+        if applies(f):
+            score(f, tally)
     return _assemble(tally)
 
 

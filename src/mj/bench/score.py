@@ -1,0 +1,121 @@
+"""Benchmark: hand scorings per second on one core (``python -m mj.bench.score``).
+
+The hands are a fixed, seeded set of random complete winning hands (four sets and a
+pair, mixed exposed and concealed, some kongs of every origin, flowers) with the facts
+of how they were won, so runs are comparable. Each is scored as the winner's hand,
+the expensive case (winner-only elements and the "filling the only place" wait
+analysis).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+
+from mj.melds import KongOrigin, Meld, chow, kong, pair, pung
+from mj.rules.classical.facts import SeatHand, Win, WinSource
+from mj.rules.classical.scoring import score_hand
+from mj.rules.options import GameOptions
+from mj.tiles import KINDS, NUM_KINDS, SPECIALS, WINDS, Tile, is_suited, kind_index
+
+_SOURCES = (WinSource.WALL, WinSource.DISCARD, WinSource.DISCARD, WinSource.LOOSE)
+
+
+def _random_set(rng: random.Random, left: list[int]) -> tuple[str, Tile] | None:
+    """A chow, pung or kong drawn from the tiles still ``left`` (counts by kind), or None."""
+    for _ in range(20):
+        tile = rng.choice(KINDS)
+        i = kind_index(tile)
+        shape = rng.choice(("chow", "chow", "pung", "pung", "kong"))
+        if shape == "chow":
+            if not is_suited(tile) or tile % 10 > 7 or min(left[i], left[i + 1], left[i + 2]) == 0:
+                continue
+            for k in (i, i + 1, i + 2):
+                left[k] -= 1
+            return shape, tile
+        need = 4 if shape == "kong" else 3
+        if left[i] >= need:
+            left[i] -= need
+            return shape, tile
+    return None
+
+
+def random_winning_hand(rng: random.Random) -> tuple[SeatHand, Win]:
+    """One complete hand, its sets in formation order, and the facts of its win."""
+    while True:
+        left = [4] * NUM_KINDS
+        sets = [_random_set(rng, left) for _ in range(4)]
+        pair_tile = rng.choice(KINDS)
+        if any(s is None for s in sets) or left[kind_index(pair_tile)] < 2:
+            continue
+        break
+    source = rng.choice(_SOURCES)
+    exposed = rng.randrange(0, 4)
+    melds: list[Meld] = []
+    for n, shape_tile in enumerate(sets):
+        assert shape_tile is not None
+        shape, tile = shape_tile
+        concealed = n >= exposed
+        if shape == "chow":
+            melds.append(chow(tile, concealed))
+        elif shape == "pung":
+            melds.append(pung(tile, concealed))
+        elif concealed:
+            melds.append(kong(tile, KongOrigin.CONCEALED))
+        else:
+            melds.append(kong(tile, rng.choice((KongOrigin.CLAIMED, KongOrigin.ANNEXED))))
+    melds.append(pair(pair_tile, True))
+    # The winning tile completes the last set formed after the exposed ones.
+    last = len(melds) - 1 if rng.random() < 0.3 else rng.randrange(exposed, 4)
+    winning = melds[last]
+    if winning.kind.value == "kong":
+        winning = pung(winning.tile, winning.concealed)
+        melds[last] = winning
+    if source is WinSource.DISCARD:
+        melds[last] = Meld(winning.kind, winning.tile, False)
+    melds.append(melds.pop(last))
+    hand = SeatHand(
+        melds=tuple(melds),
+        concealed=(),
+        specials=tuple(rng.sample(SPECIALS, rng.randrange(0, 4))),
+        own_wind=rng.choice(WINDS),
+        prevailing_wind=rng.choice(WINDS),
+    )
+    visible = tuple(rng.randrange(0, 5) for _ in range(NUM_KINDS))
+    win = Win(
+        tile=winning.tile,
+        source=source,
+        melds_before_win=exposed,
+        visible=visible,
+        last_tile=rng.random() < 0.05,
+        heavens_blessing=False,
+        earths_blessing=False,
+        kong_upon_kong=False,
+        original_call=rng.random() < 0.02,
+        hands_as_east=0,
+        winner_is_east=hand.own_wind == WINDS[0],
+    )
+    return hand, win
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--hands", type=int, default=2000, help="distinct hands (default 2000)")
+    parser.add_argument("--rounds", type=int, default=10, help="times each hand is scored (default 10)")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    rng = random.Random(args.seed)
+    cases = [random_winning_hand(rng) for _ in range(args.hands)]
+    options = GameOptions()
+    start = time.perf_counter()
+    for _ in range(args.rounds):
+        for hand, win in cases:
+            score_hand(hand, win, options)
+    elapsed = time.perf_counter() - start
+    count = args.hands * args.rounds
+    print(f"{count} hand scorings in {elapsed:.3f} s: {count / elapsed:,.0f} per second")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,104 @@
+"""`mj replay` reproduces the original server message for message."""
+
+from __future__ import annotations
+
+import dataclasses
+import gzip
+from pathlib import Path
+
+import pytest
+
+from mj.cli import main
+from mj.logfile import LogEntry
+from mj.replay import read_entries, replay
+
+#: Gzipped copies of the evidence logs of shared/reference/logs.
+REFERENCE = Path(__file__).parent / "data" / "reference"
+CORPUS = Path(__file__).parent / "data" / "original"
+
+#: Complete games of four original robots among the reference evidence.
+REFERENCE_GAMES = [
+    "game-seed7-default-flowers.log",
+    "game-seed12345-noflowers.log",
+    "game-seed99-flowersloose-sevenpairs-showonwashout.log",
+    "game-seed200-variant-options-2rounds.log",
+    "game-seed31-handhistory.log",
+]
+
+
+def reference(name: str) -> Path:
+    return REFERENCE / f"{name}.gz"
+
+
+@pytest.mark.parametrize("name", REFERENCE_GAMES)
+def test_reference_games_replay_identically(name: str) -> None:
+    result = replay(read_entries(reference(name)))
+    assert result.mismatch is None, str(result.mismatch)
+    assert result.hands > 10
+
+
+@pytest.mark.parametrize("path", sorted(CORPUS.glob("*.log.gz")), ids=lambda p: p.name)
+def test_recorded_corpus_replays_identically(path: Path) -> None:
+    result = replay(read_entries(path))
+    assert result.mismatch is None, str(result.mismatch)
+    assert result.hands >= 4
+
+
+def _tampered(entries: list[LogEntry], keyword: str, old: str, new: str) -> list[LogEntry]:
+    index = next(i for i, e in enumerate(entries) if e.direction == ">" and (e.text or "").startswith(keyword))
+    changed = list(entries)
+    text = changed[index].text
+    assert text is not None
+    changed[index] = dataclasses.replace(changed[index], text=text.replace(old, new, 1))
+    return changed
+
+
+def test_a_changed_score_is_reported_with_its_hand_and_line() -> None:
+    entries = read_entries(reference("game-seed7-default-flowers.log"))
+    result = replay(_tampered(entries, "HandScore 4 32", "SCORE:       32", "SCORE:       33"))
+    assert result.mismatch is not None
+    assert result.mismatch.hand == 1
+    assert result.mismatch.line == 702
+    assert any("SCORE:       33" in line for line in result.mismatch.expected)
+    assert any("SCORE:       32" in line for line in result.mismatch.actual)
+
+
+def test_a_changed_draw_changes_the_wall_and_is_caught() -> None:
+    entries = read_entries(reference("game-seed7-default-flowers.log"))
+    result = replay(_tampered(entries, "PlayerDiscards 1 4C 1 0", "4C", "5C"))
+    assert result.mismatch is not None
+    assert result.mismatch.hand == 1
+
+
+def test_cli_prints_identical_and_exits_0(capsys: pytest.CaptureFixture[str]) -> None:
+    path = reference("game-seed12345-noflowers.log")
+    assert main(["replay", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert out.rstrip().endswith("identical")
+    assert "hands" in out and "messages compared" in out
+
+
+def test_cli_exits_1_on_a_difference(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    original = gzip.decompress(reference("game-seed7-default-flowers.log").read_bytes())
+    broken = tmp_path / "broken.log"
+    broken.write_bytes(original.replace(b"SCORE:       32", b"SCORE:       31", 1))
+    assert main(["replay", str(broken)]) == 1
+    out = capsys.readouterr().out
+    assert "expected" in out and "actual" in out and "hand 1" in out
+
+
+def test_cli_exits_2_on_an_unreadable_log(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    junk = tmp_path / "junk.log"
+    junk.write_text("this is not a log\n")
+    assert main(["replay", str(junk)]) == 2
+    assert "cannot replay" in capsys.readouterr().err
+
+
+def test_verbose_replay_narrates_hands_and_scores(capsys: pytest.CaptureFixture[str]) -> None:
+    path = reference("game-seed7-default-flowers.log")
+    assert main(["replay", "--verbose", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "=== Hand 1 === East: Robot1, South: Robot2, West: Robot3, North: Robot4" in out
+    assert "Robot4 (North) goes Mah Jong on the discard" in out
+    assert "Robot4 (North) scores 32:" in out
+    assert "=== Game over ===" in out
