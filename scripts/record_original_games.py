@@ -153,9 +153,7 @@ def record_game(
             open(server_out, "wb") as sout,
             open(tmp / "server.err", "wb") as serr,
         ):
-            procs.append(
-                subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=sout, stderr=serr, cwd=tmp)
-            )
+            procs.append(subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=sout, stderr=serr, cwd=tmp))
         if not _wait_for(server_out, b"OK", time.monotonic() + 10):
             return fail("server did not print OK")
 

@@ -48,8 +48,7 @@ def original_programs() -> None:
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers",
-        "original: needs the original mj-server/mj-player (skipped if absent, "
-        "fails under MJ_REQUIRE_ORIGINAL=1)",
+        "original: needs the original mj-server/mj-player (skipped if absent, fails under MJ_REQUIRE_ORIGINAL=1)",
     )
 
 

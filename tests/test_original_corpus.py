@@ -66,9 +66,7 @@ PLAY_RE = re.compile(
     r"|PlayerPungs|PlayerChows|PlayerKongs|PlayerDeclaresClosedKong|PlayerAddsToPung"
     r"|PlayerRobsKong|PlayerMahJongs|WashOut|Settlement|GameOver)\b.*)"
 )
-DECLARE_RE = re.compile(
-    r"^>cnx\d ((PlayerPairs|PlayerFormsClosed\w+|PlayerShowsTiles|HandScore)\b.*)"
-)
+DECLARE_RE = re.compile(r"^>cnx\d ((PlayerPairs|PlayerFormsClosed\w+|PlayerShowsTiles|HandScore)\b.*)")
 
 
 def read_log(path: Path) -> list[str]:

@@ -189,7 +189,7 @@ def replay(entries: Sequence[LogEntry], narrator: Narrator | None = None) -> Rep
 
     With a ``narrator``, print the course of the game as the table plays it.
     """
-    table = Table(_settings_of(entries), LoggedWalls(_hands_of(entries)))
+    table = Table(_settings_of(entries), LoggedWalls(_hands_of(entries)), saver=lambda name, _: name or "game.mjs")
     compared = 0
     hand = 0
     for line, received, logged in _blocks(entries):

@@ -9,7 +9,7 @@ exactly what the replay checks.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from mj import tiles
@@ -18,24 +18,15 @@ from mj.game.sends import IllegalMove, Send
 from mj.protocol import cmsg as C
 from mj.protocol import pmsg as P
 from mj.protocol.fields import PlayerOption, ProtocolError
+from mj.protocol.framing import ENCODING, encode_line
 from mj.rules.options import GameOptions, OptionEntry
 from mj.tiles import GlibcRandom, Tile
 
 PROTOCOL_VERSION = 1110
 
-#: Player messages the original processes while no game is active (§1.5).
-_INACTIVE_OK = (
-    P.SaveState,
-    P.LoadState,
-    P.Connect,
-    P.Disconnect,
-    P.AuthInfo,
-    P.RequestReconnect,
-    P.SetPlayerOption,
-    P.SendMessage,
-    P.QueryGameOption,
-    P.ListGameOptions,
-)
+#: Session requests that need the network server's reconnection, authentication and
+#: loading machinery (the mj-server issue); the table answers them with an error for now.
+_SERVER_SESSION = (P.RequestReconnect, P.AuthInfo, P.LoadState)
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,10 +92,21 @@ class Connection:
     options: dict[PlayerOption, int] = field(default_factory=dict)
 
 
+#: Stores a save file: given the requested base name (or "" for a default name) and the
+#: file's text, returns the name it was saved under, or None if it could not be saved.
+Saver = Callable[[str, str], str | None]
+
+
+def save_file_name(requested: str) -> str:
+    """The file name the original uses for ``SaveState name``: no directories, ``.mjs`` appended (§10.1)."""
+    base = requested.replace("\\", "/").rsplit("/", 1)[-1]
+    return base if base.endswith(".mjs") else f"{base}.mjs"
+
+
 class Table:
     """The controller of one table: connections in, deliveries out."""
 
-    def __init__(self, settings: TableSettings, walls: WallSource | None = None) -> None:
+    def __init__(self, settings: TableSettings, walls: WallSource | None = None, saver: Saver | None = None) -> None:
         self.settings = settings
         self.rng = GlibcRandom(settings.seed)
         self.walls: WallSource = walls or SeededWalls(self.rng, settings.wall_file, settings.original_quirks)
@@ -116,6 +118,10 @@ class Table:
         self._next_id = 1
         self._first_human = 0
         self._out: list[Delivery] = []
+        self.saver = saver
+        self.save_name = ""
+        #: Connections whose client asked to be disconnected; the transport closes them.
+        self.closing: set[int] = set()
 
     # ------------------------------------------------------------------ events
 
@@ -135,6 +141,8 @@ class Table:
             self._dispatch(connection, conn, message)
         except IllegalMove as exc:
             self._error(connection, str(exc))
+            if exc.then:
+                self._route(list(exc.then))
         return self._take()
 
     def timeout(self) -> list[Delivery]:
@@ -157,8 +165,7 @@ class Table:
                 self._deliver(other.connection, C.Player(record.id, ""))
         elif not self.game.game_over:
             self.active = False
-            for other in self.players:
-                self._deliver(other.connection, C.StopPlay(f"Lost connection to player {record.id}; game suspended"))
+            self._broadcast(C.StopPlay(f"Lost connection to player {record.id}; game suspended"))
         return self._take()
 
     def _take(self) -> list[Delivery]:
@@ -172,6 +179,14 @@ class Table:
     def _error(self, connection: int, text: str) -> None:
         conn = self.connections[connection]
         self._deliver(connection, C.Error(conn.seqno, text))
+
+    def _broadcast(self, message: C.CMsg) -> None:
+        """To every seated player; logged once, as East's copy, like the engine's broadcasts."""
+        if self.game is not None:
+            self._route([Send(None, message, (self.game.east,))])
+            return
+        for record in self.players:
+            self._deliver(record.connection, message)
 
     def _connection_of(self, player: int) -> int | None:
         record = self._record(player)
@@ -213,13 +228,46 @@ class Table:
         if isinstance(message, P.SendMessage):
             self._send_message(connection, conn.player, message)
             return
+        if isinstance(message, P.SaveState):
+            self._save_state(conn.player, message.filename)
+            return
+        if isinstance(message, P.Disconnect):
+            self.closing.add(connection)
+            return
+        if isinstance(message, _SERVER_SESSION):
+            raise IllegalMove(f"{message.keyword} is not supported by this server yet")
         if not self.active or self.game is None or self.game.game_over:
-            if not isinstance(message, _INACTIVE_OK):
-                raise IllegalMove("Game not active")
-            raise IllegalMove("Not implemented yet")
-        if isinstance(message, _INACTIVE_OK):
-            raise IllegalMove("Not implemented yet")
+            raise IllegalMove("Game not active")
+        if isinstance(message, P.NewAuthInfo):
+            raise IllegalMove("Password changing not supported")
         self._route(self.game.apply(conn.player, message))
+
+    def _save_state(self, player: int, requested: str) -> None:
+        """``SaveState``: the save file is the table's own messages (§10.2), written by the saver."""
+        game = self.game
+        name = save_file_name(requested) if requested else self.save_name
+        saved = self.saver(name, self.save_text()) if self.saver is not None and game is not None else None
+        if saved is None:
+            raise IllegalMove("Unable to save state")
+        self.save_name = saved
+        self._broadcast(C.StateSaved(player, saved))
+
+    def save_text(self) -> str:
+        """The game as a ``.mjs`` file: players, Game, completed rounds, options, wall and hand history."""
+        game = self.game
+        assert game is not None
+        messages: list[C.CMsg] = [C.Player(p, self._name_of(p)) for p in game.seating]
+        messages.append(game.game_message(self.protocol))
+        messages.append(C.Comment(f"CompletedRounds {game.completed_rounds:6d}"))
+        messages.extend(C.GameOption(0, entry) for entry in game.options.entries())
+        if game.hand_in_progress:
+            messages.append(C.Wall(tiles.codes(game.hand_wall)))
+            messages.extend(game.history)
+        return "".join(encode_line(m.encode()).decode(ENCODING) for m in messages)
+
+    def _name_of(self, player: int) -> str:
+        record = self._record(player)
+        return record.name if record else ""
 
     def _option_entries(self) -> tuple[OptionEntry, ...]:
         if self.game is not None:
@@ -229,8 +277,7 @@ class Table:
     def _send_message(self, connection: int, sender: int, message: P.SendMessage) -> None:
         text = C.Message(sender, message.addressee, message.text)
         if message.addressee == 0:
-            for record in self.players:
-                self._deliver(record.connection, text)
+            self._broadcast(text)
             return
         target = self._connection_of(message.addressee)
         if target is None:
@@ -257,8 +304,7 @@ class Table:
             if value:
                 seated = [self.connections[r.connection] for r in self.players if r.connection is not None]
                 if len(seated) == 4 and all(c.options.get(option) == 1 for c in seated):
-                    for record in self.players:
-                        self._deliver(record.connection, C.PlayerOptionSet(option, True, 1, ""))
+                    self._broadcast(C.PlayerOptionSet(option, True, 1, ""))
                 return
             for record in self.players:
                 if record.id != player:

@@ -13,7 +13,7 @@ import argparse
 import random
 import time
 
-from mj.melds import KongOrigin, Meld, chow, kong, pair, pung
+from mj.melds import KongOrigin, Meld, MeldKind, chow, kong, pair, pung
 from mj.rules.classical.facts import SeatHand, Win, WinSource
 from mj.rules.classical.scoring import score_hand
 from mj.rules.options import GameOptions
@@ -51,7 +51,10 @@ def random_winning_hand(rng: random.Random) -> tuple[SeatHand, Win]:
             continue
         break
     source = rng.choice(_SOURCES)
+    # Kongs and the first few sets were declared during play; the rest at mah-jong.
     exposed = rng.randrange(0, 4)
+    sets.sort(key=lambda s: s is not None and s[0] != "kong")
+    declared = max(exposed, sum(1 for s in sets if s is not None and s[0] == "kong"))
     melds: list[Meld] = []
     for n, shape_tile in enumerate(sets):
         assert shape_tile is not None
@@ -66,15 +69,19 @@ def random_winning_hand(rng: random.Random) -> tuple[SeatHand, Win]:
         else:
             melds.append(kong(tile, rng.choice((KongOrigin.CLAIMED, KongOrigin.ANNEXED))))
     melds.append(pair(pair_tile, True))
-    # The winning tile completes the last set formed after the exposed ones.
-    last = len(melds) - 1 if rng.random() < 0.3 else rng.randrange(exposed, 4)
+    if declared == 4:
+        declared = 3
+        melds[3] = pung(melds[3].tile, True)
+    # The winning tile completes one of the sets formed at mah-jong (the pair sometimes).
+    last = len(melds) - 1 if rng.random() < 0.3 else rng.randrange(declared, 4)
     winning = melds[last]
-    if winning.kind.value == "kong":
-        winning = pung(winning.tile, winning.concealed)
-        melds[last] = winning
     if source is WinSource.DISCARD:
         melds[last] = Meld(winning.kind, winning.tile, False)
-    melds.append(melds.pop(last))
+    melds.insert(declared, melds.pop(last))
+    if winning.kind is MeldKind.CHOW:
+        win_tile = winning.tile + rng.randrange(0, 3)
+    else:
+        win_tile = winning.tile
     hand = SeatHand(
         melds=tuple(melds),
         concealed=(),
@@ -84,9 +91,9 @@ def random_winning_hand(rng: random.Random) -> tuple[SeatHand, Win]:
     )
     visible = tuple(rng.randrange(0, 5) for _ in range(NUM_KINDS))
     win = Win(
-        tile=winning.tile,
+        tile=win_tile,
         source=source,
-        melds_before_win=exposed,
+        melds_before_win=declared,
         visible=visible,
         last_tile=rng.random() < 0.05,
         heavens_blessing=False,

@@ -15,8 +15,6 @@ from dataclasses import dataclass, field
 from enum import Enum, IntEnum
 from typing import Any, ClassVar, Protocol
 
-from mj.rules.classical.settlement import settle
-
 from mj import hand, tiles
 from mj.game.seat import Seat
 from mj.game.sends import IllegalMove, Send
@@ -28,6 +26,7 @@ from mj.protocol.fields import ChowPosition
 from mj.rules.classical import danger
 from mj.rules.classical.facts import SeatHand, Win, WinSource
 from mj.rules.classical.scoring import score_hand
+from mj.rules.classical.settlement import settle
 from mj.rules.options import GameOptions, OptionError
 from mj.tiles import BLANK, Tile
 
@@ -167,6 +166,10 @@ class Game:
             sc[e], sc[s], sc[w], sc[n], protocol, self.manager,
         )  # fmt: skip
 
+    @property
+    def hand_in_progress(self) -> bool:
+        return self.phase is not Phase.HAND_COMPLETE
+
     def acting_player(self) -> int:
         """The id StartPlay names: who must act, or 0 when several may."""
         if self.phase in (Phase.DECLARING, Phase.DISCARDING) and self.pending is None:
@@ -267,11 +270,8 @@ class Game:
         except OptionError as exc:
             raise IllegalMove(str(exc)) from None
         if self.manager not in (0, player):
-            if self.config.original_quirks:
-                self._send(player, C.Error(0, "Not authorized to set game options"))
-                self._broadcast(C.GameOption(player, entry), hist=False)
-                return
-            raise IllegalMove("Not authorized to set game options")
+            announce = (Send(None, C.GameOption(player, entry), (self.east,)),)
+            raise IllegalMove("Not authorized to set game options", announce if self.config.original_quirks else ())
         if msg.name != "End":
             self.options.set_value(msg.name, entry.value)
         self._broadcast(C.GameOption(player, entry), hist=False)
@@ -982,9 +982,8 @@ class Game:
 
     def _danger_of(self, tile: Tile, signals: frozenset[danger.Signal]) -> frozenset[object]:
         reasons: set[object] = {s for s in signals if danger.threatens(tile, frozenset({s}))}
-        if self.wall.live_left <= 4:
-            if self.discarded[tile] <= 1:
-                reasons.add(danger.Signal.END_OF_WALL)
+        if self.wall.live_left <= 4 and self.discarded[tile] <= 1:
+            reasons.add(danger.Signal.END_OF_WALL)
         return frozenset(reasons)
 
     def _cannoneer(self, winner: int) -> int | None:

@@ -23,4 +23,12 @@ class Send:
 
 
 class IllegalMove(Exception):
-    """An intent the rules refuse; ``str()`` is the original's error text (§18). Nothing changed."""
+    """An intent the rules refuse; ``str()`` is the original's error text (§18). Nothing changed.
+
+    ``then`` holds messages the original sends anyway after the error (a quirk kept
+    only when reproducing it).
+    """
+
+    def __init__(self, text: str, then: tuple[Send, ...] = ()) -> None:
+        super().__init__(text)
+        self.then = then

@@ -21,6 +21,7 @@ from mj.melds import Meld, MeldKind
 from mj.rules.classical.facts import SeatHand
 from mj.tiles import (
     BAMBOO,
+    BLANK,
     CHARACTER,
     CIRCLE,
     GREEN_TILES,
@@ -56,8 +57,8 @@ END_OF_WALL_TILES: Final = 4
 
 
 def signals(melds: Sequence[Meld]) -> frozenset[Signal]:
-    """The signals of a player's exposed sets (pairs and special sets are ignored)."""
-    sets = [m for m in melds if m.kind in (MeldKind.CHOW, MeldKind.PUNG, MeldKind.KONG)]
+    """The signals of a player's exposed sets (pairs, special sets and blank tiles are ignored)."""
+    sets = [m for m in melds if m.kind in (MeldKind.CHOW, MeldKind.PUNG, MeldKind.KONG) and m.tile != BLANK]
     found = {Signal.END_OF_WALL}
     winds = sum(1 for m in sets if is_wind(m.tile))
     dragons = sum(1 for m in sets if is_dragon(m.tile))

@@ -16,7 +16,7 @@ The hot path (``python -m mj.bench.score``) analyses the hand once into a
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from typing import Final
@@ -273,8 +273,11 @@ def _filling_the_only_place(f: HandFacts) -> bool:
     tile = f.tile
     if tile == BLANK:
         return True
+    formed = f.hand.melds[win.melds_before_win :]
+    if _obvious_second_wait(formed, tile, win.visible):
+        return False
     before = list(f.hand.concealed)
-    for meld in f.hand.melds[win.melds_before_win :]:
+    for meld in formed:
         if meld.kind is MeldKind.CHOW:
             before += (meld.tile, meld.tile + 1, meld.tile + 2)
         else:
@@ -282,6 +285,33 @@ def _filling_the_only_place(f: HandFacts) -> bool:
     before.remove(tile)
     visible = win.visible
     return all(kind == tile or visible[kind_index(kind)] >= 4 for kind in waits(before, win.melds_before_win, False))
+
+
+def _obvious_second_wait(formed: Sequence[Meld], tile: Tile, visible: Sequence[int]) -> bool:
+    """A quick proof that another kind also completed the hand, sparing the wait analysis.
+
+    Any set formed after the winning tile arrived that contains it gives a
+    decomposition of the hand before it: an open-ended chow (4-5 waiting on 3 or 6)
+    or a pung beside a pair (waiting on either) then shows a second completing kind.
+    Most winning hands are settled here; the rest go to :func:`mj.hand.waits`.
+    """
+    for meld in formed:
+        kind = meld.kind
+        low = meld.tile
+        if kind is MeldKind.CHOW:
+            if tile == low and low % 10 <= 6:
+                other = low + 3
+            elif tile == low + 2 and low % 10 >= 2:
+                other = low - 1
+            else:
+                continue
+            if visible[kind_index(other)] < 4:
+                return True
+        elif kind is MeldKind.PUNG and low == tile:
+            for pair in formed:
+                if pair.kind is MeldKind.PAIR and visible[kind_index(pair.tile)] < 4:
+                    return True
+    return False
 
 
 #: Tiles in a declared pung, kong or pair (chows are expanded, special sets never reach here).
