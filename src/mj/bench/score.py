@@ -78,10 +78,7 @@ def random_winning_hand(rng: random.Random) -> tuple[SeatHand, Win]:
     if source is WinSource.DISCARD:
         melds[last] = Meld(winning.kind, winning.tile, False)
     melds.insert(declared, melds.pop(last))
-    if winning.kind is MeldKind.CHOW:
-        win_tile = winning.tile + rng.randrange(0, 3)
-    else:
-        win_tile = winning.tile
+    win_tile = winning.tile + rng.randrange(0, 3) if winning.kind is MeldKind.CHOW else winning.tile
     hand = SeatHand(
         melds=tuple(melds),
         concealed=(),

@@ -81,17 +81,15 @@ def signals(melds: Sequence[Meld]) -> frozenset[Signal]:
 
 def threatens(tile: Tile, shown: frozenset[Signal]) -> bool:
     """Whether ``tile`` feeds one of the ``shown`` signals (the end of wall is :func:`end_of_wall`)."""
-    if is_wind(tile) and Signal.WINDS in shown:
-        return True
-    if is_dragon(tile) and Signal.DRAGONS in shown:
-        return True
-    if is_honour(tile):
-        return Signal.HONOURS in shown
-    if _SUIT_SIGNALS.get(suit(tile)) in shown:
-        return True
     if tile in GREEN_TILES and Signal.GREEN in shown:
         return True
-    return is_terminal(tile) and Signal.TERMINALS in shown
+    if is_honour(tile):
+        return (
+            Signal.HONOURS in shown
+            or (is_wind(tile) and Signal.WINDS in shown)
+            or (is_dragon(tile) and Signal.DRAGONS in shown)
+        )
+    return _SUIT_SIGNALS[suit(tile)] in shown or (is_terminal(tile) and Signal.TERMINALS in shown)
 
 
 def end_of_wall(live_tiles: int, copies_discarded: int) -> bool:

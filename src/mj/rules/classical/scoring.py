@@ -99,6 +99,33 @@ class HandFacts:
         "winner_or_purity",
     )
 
+    hand: SeatHand
+    win: Win | None
+    options: GameOptions
+    chows: int
+    pairs: int
+    pungs: int
+    kongs: int
+    concealed_pungs: int
+    dragon_sets: int
+    wind_sets: int
+    dragon_pairs: int
+    wind_pairs: int
+    special: bool
+    no_score: bool
+    exposed_before_win: int
+    has_honour: bool
+    has_suit: bool
+    has_terminal: bool
+    has_minor: bool
+    one_suit: bool
+    green_only: bool
+    blanks: bool
+    tile: Tile
+    source: WinSource | None
+    fully_concealed: bool
+    winner_or_purity: bool
+
     def __init__(self, hand: SeatHand, win: Win | None, options: GameOptions) -> None:
         self.hand = hand
         self.win = win
