@@ -10,7 +10,7 @@ import pytest
 
 from mj.cli import main
 from mj.logfile import LogEntry
-from mj.replay import read_entries, replay
+from mj.replay import ReplayError, read_entries, replay
 
 #: Gzipped copies of the evidence logs of shared/reference/logs.
 REFERENCE = Path(__file__).parent / "data" / "reference"
@@ -51,6 +51,30 @@ def test_reference_games_replay_identically(name: str) -> None:
 def test_scripted_scenarios_replay_identically(name: str) -> None:
     result = replay(read_entries(reference(name)))
     assert result.mismatch is None, str(result.mismatch)
+
+
+#: Servers that lost a player, each with the hands its log holds: ``--end-on-disconnect`` ending
+#: the game; a robot dropped and rejoining by id, then asking to reconnect; a ``--load-game``
+#: resumed mid-hand, whose loaded hand is rebuilt from the history sent to the joining robots.
+SESSIONS = {
+    "end-on-disconnect-server.log": 1,
+    "reconnect-and-requestreconnect-server.log": 3,
+    "resume-from-mjs-server.log": 21,
+}
+
+
+@pytest.mark.parametrize("name", SESSIONS)
+def test_disconnections_rejoins_and_resumed_games_replay_identically(name: str) -> None:
+    result = replay(read_entries(reference(name)))
+    assert result.mismatch is None, str(result.mismatch)
+    assert result.hands == SESSIONS[name]
+
+
+def test_a_resumed_log_whose_history_breaks_the_rules_cannot_be_replayed() -> None:
+    entries = read_entries(reference("resume-from-mjs-server.log"))
+    broken = _tampered(entries, "PlayerDiscards", "PlayerDiscards 1 RD 1 0", "PlayerDiscards 1 9C 1 0")
+    with pytest.raises(ReplayError, match="cannot be rebuilt"):
+        replay(broken)
 
 
 @pytest.mark.parametrize("path", sorted(CORPUS.glob("*.log.gz")), ids=lambda p: p.name)

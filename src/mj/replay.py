@@ -9,19 +9,23 @@ losers was answered first).
 
 from __future__ import annotations
 
+import dataclasses
 import gzip
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from mj import tiles
 from mj.logfile import LogEntry, format_entry, parse_log
 from mj.narrate import Narrator
 from mj.protocol import cmsg as C
+from mj.protocol import pmsg as P
 from mj.protocol.framing import ENCODING
 from mj.rules.options import OptionEntry
-from mj.table import Delivery, Table, TableSettings
+from mj.savefile import format_save
+from mj.table import Delivery, LoadError, Saver, Table, TableSettings
 from mj.tiles import BLANK, Tile
 
 
@@ -86,56 +90,137 @@ def read_entries(path: Path) -> list[LogEntry]:
     return parse_log(raw.decode(ENCODING))
 
 
-def _hands_of(entries: Sequence[LogEntry]) -> list[tuple[list[Tile], list[Tile], int, int]]:
-    hands: list[tuple[list[Tile], list[Tile], int, int]] = []
-    live: list[Tile] = []
-    loose: list[Tile] = []
-    for entry in entries:
+Hand = tuple[list[Tile], list[Tile], int, int]
+
+
+def _resent(entries: Sequence[LogEntry]) -> set[int]:
+    """Indices of the game so far as sent to joining players: from a ``Game`` to the next ``StartPlay``."""
+    inside = False
+    found: set[int] = set()
+    for index, entry in enumerate(entries):
         if entry.direction != ">" or entry.text is None:
             continue
-        word = entry.text.split(" ", 1)[0]
-        if word == "NewHand":
-            msg = C.decode(entry.text)
-            assert isinstance(msg, C.NewHand)
+        if entry.text.startswith("Game "):
+            inside = True
+        if inside:
+            found.add(index)
+        if entry.text.startswith("StartPlay "):
+            inside = False
+    return found
+
+
+def _hands_of(entries: Sequence[LogEntry], history: Sequence[C.CMsg] = ()) -> list[Hand]:
+    """Each hand's live and loose draws and dice: those of a resumed hand's history, then the log's."""
+    hands: list[Hand] = []
+    live: list[Tile] = []
+    loose: list[Tile] = []
+    skip = _resent(entries)
+    played = (C.decode(e.text) for i, e in enumerate(entries) if e.direction == ">" and e.text and i not in skip)
+    for msg in (*history, *played):
+        if isinstance(msg, C.NewHand):
             live, loose = [], []
             hands.append((live, loose, msg.start_wall, msg.start_stack))
-        elif word == "PlayerDraws":
-            msg = C.decode(entry.text)
-            assert isinstance(msg, C.PlayerDraws)
+        elif isinstance(msg, C.PlayerDraws):
             live.append(msg.tile)
-        elif word == "PlayerDrawsLoose":
-            msg = C.decode(entry.text)
-            assert isinstance(msg, C.PlayerDrawsLoose)
+        elif isinstance(msg, C.PlayerDrawsLoose):
             loose.append(msg.tile)
     return hands
 
 
-def _settings_of(entries: Sequence[LogEntry]) -> TableSettings:
-    """Options and seating as the log's first ``Game`` message and option dump show them."""
+@dataclass(frozen=True, slots=True)
+class _Start:
+    """How the logged server began: its settings, and the game it loaded if it resumed one."""
+
+    settings: TableSettings
+    game: C.Game
+    players: tuple[C.Player, ...]
+    history: tuple[C.CMsg, ...]
+
+
+def _start_of(entries: Sequence[LogEntry]) -> _Start:
+    """Options, seating and server settings as the log shows them; a loaded game's players and hand."""
+    game: C.Game | None = None
     options: list[OptionEntry] = []
-    seating: tuple[int, ...] | None = None
     for entry in entries:
         if entry.direction != ">" or entry.text is None:
             continue
-        if seating is None and entry.text.startswith("Game "):
-            game = C.decode(entry.text)
-            assert isinstance(game, C.Game)
-            seating = (game.east, game.south, game.west, game.north)
-        elif seating is not None and entry.text.startswith("GameOption 0 "):
+        if game is None and entry.text.startswith("Game "):
+            decoded = C.decode(entry.text)
+            assert isinstance(decoded, C.Game)
+            game = decoded
+        elif game is not None and entry.text.startswith("GameOption 0 "):
             option = C.decode(entry.text)
             assert isinstance(option, C.GameOption)
             options.append(option.entry)
             if option.entry.name == "End":
                 break
-    if seating is None:
+    if game is None:
         raise ReplayError("the log never starts a game")
+    sent = [e.text for e in entries if e.direction == ">" and e.text]
     timeout = next((e.value for e in options if e.name == "Timeout"), 0)
-    return TableSettings(
+    players = _loaded_players(entries)
+    settings = TableSettings(
         timeout=int(timeout),
         option_entries=tuple(options),
-        fixed_seating=seating,
+        fixed_seating=(game.east, game.south, game.west, game.north),
         original_quirks=True,
+        end_on_disconnect=any(t.startswith("Message 0 0 Lost connection to player ") for t in sent),
+        exit_on_disconnect=any(t.startswith("StopPlay ") and t.endswith("quitting") for t in sent),
     )
+    history = _loaded_history(entries, game) if players else ()
+    return _Start(settings, game, players, history)
+
+
+def _loaded_players(entries: Sequence[LogEntry]) -> tuple[C.Player, ...]:
+    """The seated players of a loaded game: the first to join is told of the others at once."""
+    first = next((e for e in entries if e.direction == "<"), None)
+    if first is None or first.text is None or not first.text.startswith("Connect "):
+        return ()
+    told: list[C.Player] = []
+    me: C.Player | None = None
+    for entry in entries[1:]:
+        if entry.direction == "<":
+            break
+        message = C.decode(entry.text or "")
+        if isinstance(message, C.ConnectReply) and message.id:
+            connect = P.decode(first.text)
+            assert isinstance(connect, P.Connect)
+            me = C.Player(message.id, connect.name)
+        elif isinstance(message, C.Player) and entry.connection == first.connection:
+            told.append(message)
+    return (me, *told) if me is not None and told else ()
+
+
+def _loaded_history(entries: Sequence[LogEntry], game: C.Game) -> tuple[C.CMsg, ...]:
+    """The resumed hand's history, merged from the copies each player was sent (their own draws real)."""
+    seat_of_connection: dict[int, int] = {}
+    seating = [game.east, game.south, game.west, game.north]
+    resent: list[tuple[int, C.CMsg]] = []
+    skip = _resent(entries)
+    for index, entry in enumerate(entries):
+        if entry.direction != ">" or entry.text is None:
+            continue
+        message = C.decode(entry.text)
+        if isinstance(message, C.ConnectReply) and message.id in seating:
+            seat_of_connection[entry.connection] = seating.index(message.id)
+        elif index in skip:
+            if isinstance(message, C.StartPlay):
+                break
+            if not isinstance(message, C.Game | C.GameOption):
+                resent.append((seat_of_connection[entry.connection], message))
+    resent = resent[:-1]  # the Pause that resumes play is not part of the hand so far
+    items: list[C.CMsg] = []
+    last_seat = 4
+    last_key = ""
+    for seat, message in resent:
+        draw = message if isinstance(message, C.PlayerDraws | C.PlayerDrawsLoose) else None
+        key = f"{message.keyword} {draw.id}" if draw is not None else message.encode()
+        if key != last_key or seat <= last_seat:
+            items.append(message)
+        elif draw is not None and draw.tile != BLANK:
+            items[-1] = draw
+        last_key, last_seat = key, seat
+    return tuple(items)
 
 
 def _logged(deliveries: list[Delivery]) -> list[str]:
@@ -184,12 +269,45 @@ def _narrate(narrator: Narrator, table: Table, deliveries: list[Delivery]) -> No
             print(text)
 
 
+def _save_text(start: _Start, walls: LoggedWalls) -> str:
+    """A save file of the game a resumed log began with; its wall is the first one rebuilt from the draws."""
+    game = start.game
+    seating = [game.east, game.south, game.west, game.north]
+    messages: list[C.CMsg] = [*sorted(start.players, key=lambda p: seating.index(p.id))]
+    messages.append(game)
+    messages.extend(C.GameOption(0, entry) for entry in start.settings.option_entries)
+    if start.history:
+        flowers = next((bool(e.value) for e in start.settings.option_entries if e.name == "Flowers"), True)
+        wall, _, _ = walls.next_hand(flowers)
+        messages.append(C.Wall(tiles.codes(wall)))
+        messages.extend(start.history)
+    return format_save(messages)
+
+
+def table_for(entries: Sequence[LogEntry], saver: Saver | None = None, **settings: Any) -> Table:
+    """A table set up as the logged server was: its settings (``settings`` override them), walls, loaded game."""
+    start = _start_of(entries)
+    walls = LoggedWalls(_hands_of(entries, start.history))
+    table = Table(dataclasses.replace(start.settings, **settings), walls, saver=saver or _no_files)
+    if start.players:
+        try:
+            table.load(_save_text(start, walls))
+        except LoadError as exc:
+            raise ReplayError(f"the game the log resumes cannot be rebuilt: {exc}") from None
+    return table
+
+
+def _no_files(name: str, _: str) -> str:
+    """Saving in a replay writes nothing; the table only needs the name the original reported."""
+    return name or "game.mjs"
+
+
 def replay(entries: Sequence[LogEntry], narrator: Narrator | None = None) -> ReplayResult:
     """Feed the log's received lines to a fresh table and compare what it sends with the log.
 
     With a ``narrator``, print the course of the game as the table plays it.
     """
-    table = Table(_settings_of(entries), LoggedWalls(_hands_of(entries)), saver=lambda name, _: name or "game.mjs")
+    table = table_for(entries)
     compared = 0
     hand = 0
     for line, received, logged in _blocks(entries):

@@ -9,24 +9,31 @@ exactly what the replay checks.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from mj import tiles
 from mj.game.engine import Config, Game, WallSource
+from mj.game.restore import restore_game
 from mj.game.sends import IllegalMove, Send
 from mj.protocol import cmsg as C
 from mj.protocol import pmsg as P
 from mj.protocol.fields import PlayerOption, ProtocolError
-from mj.protocol.framing import ENCODING, encode_line
 from mj.rules.options import GameOptions, OptionEntry
+from mj.savefile import SaveFileError, completed_rounds_comment, format_save, parse_save
 from mj.tiles import GlibcRandom, Tile
 
 PROTOCOL_VERSION = 1110
 
-#: Session requests that need the network server's reconnection, authentication and
-#: loading machinery (the mj-server issue); the table answers them with an error for now.
-_SERVER_SESSION = (P.RequestReconnect, P.AuthInfo, P.LoadState)
+#: What a player may send while the game is not active (§1.5); anything else gets "Game not active".
+_ALWAYS = (
+    P.SaveState, P.LoadState, P.Connect, P.Disconnect, P.AuthInfo, P.RequestReconnect,
+    P.SetPlayerOption, P.SendMessage, P.QueryGameOption, P.ListGameOptions,
+)  # fmt: skip
+
+
+class LoadError(ValueError):
+    """A save file that cannot be loaded (``--load-game``); the message says why."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,6 +61,18 @@ class TableSettings:
     special_scores: bool = True
     debug: bool = False
     original_quirks: bool = False
+    #: Minimum delay between tile movements, in deciseconds (``--pause``).
+    pause: int = 0
+    end_on_disconnect: bool = False
+    exit_on_disconnect: bool = False
+    save_on_exit: bool = False
+    #: Score deducted from a player who leaves: during a hand, after a hand, after a round.
+    disconnect_penalties: tuple[int, int, int] = (0, 0, 0)
+    no_id_required: bool = False
+    #: ``--auth-basic``: the only ids allowed in, with their passwords ("" = none needed).
+    auth_basic: Mapping[int, str] = field(default_factory=dict)
+    nohist: bool = False
+    hand_history: bool = False
 
 
 class SeededWalls:
@@ -90,11 +109,18 @@ class Connection:
     seqno: int = 0
     player: int | None = None
     options: dict[PlayerOption, int] = field(default_factory=dict)
+    #: A Connect waiting for the password (``AuthReqd`` sent).
+    awaiting_auth: P.Connect | None = None
+    #: The Connect that let this connection in, processed again after a ``LoadState``.
+    connect: P.Connect | None = None
 
 
 #: Stores a save file: given the requested base name (or "" for a default name) and the
 #: file's text, returns the name it was saved under, or None if it could not be saved.
 Saver = Callable[[str, str], str | None]
+
+#: Reads the save file a client names in ``LoadState``; raises OSError if it cannot.
+Loader = Callable[[str], str]
 
 
 def save_file_name(requested: str) -> str:
@@ -106,8 +132,15 @@ def save_file_name(requested: str) -> str:
 class Table:
     """The controller of one table: connections in, deliveries out."""
 
-    def __init__(self, settings: TableSettings, walls: WallSource | None = None, saver: Saver | None = None) -> None:
+    def __init__(
+        self,
+        settings: TableSettings,
+        walls: WallSource | None = None,
+        saver: Saver | None = None,
+        loader: Loader | None = None,
+    ) -> None:
         self.settings = settings
+        self.loader = loader
         self.rng = GlibcRandom(settings.seed)
         self.walls: WallSource = walls or SeededWalls(self.rng, settings.wall_file, settings.original_quirks)
         self.connections: dict[int, Connection] = {}
@@ -122,11 +155,63 @@ class Table:
         self.save_name = ""
         #: Connections whose client asked to be disconnected; the transport closes them.
         self.closing: set[int] = set()
+        #: Set when the server should stop, with its exit status.
+        self.exit_status: int | None = None
+        #: Players who joined (again) since play last stopped: they are sent the game so far.
+        self._rejoined: set[int] = set()
+        self._local_timeouts = False
+        self._end_after_hand = False
+        self._shutting_down = False
+        self._penalties: dict[int, int] = {}
+        self._hand_files = 0
+
+    # ------------------------------------------------------------------ loading
+
+    def load(self, text: str) -> None:
+        """Resume the game of a save file (``--load-game``): its players must then join again."""
+        try:
+            saved = parse_save(text)
+            game = restore_game(saved, self.walls, self._config(), keep_rounds=not self.settings.original_quirks)
+        except SaveFileError as exc:
+            raise LoadError(str(exc)) from None
+        self.game = game
+        self.active = False
+        self.players = [PlayerRecord(p.id, p.name, None) for p in saved.players]
+
+    def _load_state(self, message: P.LoadState) -> None:
+        """``LoadState``: swap the table's game for a saved one before play starts; everyone joins again (§10.3)."""
+        if not message.filename:
+            raise IllegalMove("No game file specified in LoadState")
+        if self.game is not None and self.game.hands_started:
+            raise IllegalMove("Can't load game state when already playing")
+        previous = (self.game, self.players, self.active)
+        try:
+            if self.loader is None:
+                raise LoadError("this server loads no files")
+            self.load(self.loader(message.filename))
+        except (OSError, LoadError):
+            self.game, self.players, self.active = previous
+            raise IllegalMove("Loading game state failed") from None
+        joined = [r for r in previous[1] if r.connection is not None]
+        for gone in joined:
+            for record in joined:
+                self._deliver(record.connection, C.Player(gone.id, ""))
+        for record in joined:
+            assert record.connection is not None
+            conn = self.connections[record.connection]
+            conn.player = None
+            if conn.connect is not None:
+                self._connect(record.connection, conn, conn.connect)
 
     # ------------------------------------------------------------------ events
 
-    def open(self, connection: int) -> None:
+    def open(self, connection: int) -> list[Delivery]:
+        """A new connection; refused while the table shuts down after a lost player."""
         self.connections[connection] = Connection()
+        if self._shutting_down:
+            self._deliver(connection, C.Error(0, "Game shutting down; no reconnect allowed"))
+            self.closing.add(connection)
+        return self._take()
 
     def receive(self, connection: int, line: str) -> list[Delivery]:
         """Handle one logical line received on ``connection``."""
@@ -140,7 +225,7 @@ class Table:
         try:
             self._dispatch(connection, conn, message)
         except IllegalMove as exc:
-            self._error(connection, str(exc))
+            self._error(connection, str(exc), exc.logged)
             if exc.then:
                 self._route(list(exc.then))
         return self._take()
@@ -148,25 +233,66 @@ class Table:
     def timeout(self) -> list[Delivery]:
         """The claim timer ran out."""
         if self.game is not None and self.active:
-            self._route(self.game.close_claim_window())
+            self._play(self.game.close_claim_window())
         return self._take()
 
     def close(self, connection: int) -> list[Delivery]:
-        """The connection ended (end of file or error)."""
+        """The connection ended (end of file or error): what happens depends on the server's settings (§10.5)."""
         conn = self.connections.pop(connection, None)
+        self.closing.discard(connection)
         if conn is None or conn.player is None:
             return self._take()
         record = self._record(conn.player)
         assert record is not None
         record.connection = None
-        if self.game is None:
+        game = self.game
+        if game is not None and game.game_over:
+            self.exit_status = 0
+        elif self.settings.exit_on_disconnect:
+            self._broadcast(C.StopPlay(f"Lost connection to player {record.id}quitting"))
+            if self.settings.save_on_exit and game is not None and self.saver is not None:
+                self.saver("", self.save_text())
+            self.exit_status = 0
+        elif game is None:
             self.players.remove(record)
             for other in self.players:
                 self._deliver(other.connection, C.Player(record.id, ""))
-        elif not self.game.game_over:
+        elif self.settings.end_on_disconnect:
+            self._end_on_disconnect(game, record)
+        else:
             self.active = False
             self._broadcast(C.StopPlay(f"Lost connection to player {record.id}; game suspended"))
         return self._take()
+
+    # ------------------------------------------------------------------ what the transport asks
+
+    def claim_timer(self) -> tuple[Hashable, float] | None:
+        """The claim timer that should be running now (§7.5): a key naming its window, and its length."""
+        game = self.game
+        if game is None or not self.active or game.game_over or game.claim_window is None:
+            return None
+        seconds = game.options["Timeout"]
+        if seconds <= 0:
+            return None
+        if self._local_timeouts:
+            seconds += game.options["TimeoutGrace"]
+        return (game.hands_started, game.claim_window), float(seconds)
+
+    def pacing(self) -> float:
+        """Seconds between tile movements: the larger of ``--pause`` and the players' DelayTime, at most 5 s."""
+        delays = [c.options.get(PlayerOption.DELAY_TIME, 0) for c in self.connections.values() if c.player]
+        return min(50, max([self.settings.pause, *delays])) / 10
+
+    def final_scores(self) -> str | None:
+        """The server's closing score list (§7.15), from South round to East, less any penalties."""
+        game = self.game
+        if game is None or not game.game_over:
+            return None
+        order = game.seating[1:] + game.seating[:1]
+        lines = [f"{p:5d} ({self._name_of(p):<20s})  {game.scores[p] - self._penalties.get(p, 0):5d}\n" for p in order]
+        return "Game over. Final scores:\n" + "".join(lines)
+
+    # ------------------------------------------------------------------ output
 
     def _take(self) -> list[Delivery]:
         out, self._out = self._out, []
@@ -176,9 +302,9 @@ class Table:
         if connection is not None:
             self._out.append(Delivery(connection, message, logged))
 
-    def _error(self, connection: int, text: str) -> None:
+    def _error(self, connection: int, text: str, logged: bool = True) -> None:
         conn = self.connections[connection]
-        self._deliver(connection, C.Error(conn.seqno, text))
+        self._deliver(connection, C.Error(conn.seqno, text), logged)
 
     def _broadcast(self, message: C.CMsg) -> None:
         """To every seated player; logged once, as East's copy, like the engine's broadcasts."""
@@ -204,11 +330,24 @@ class Table:
             for player in targets:
                 self._deliver(self._connection_of(player), send.message, player in send.logged_for)
 
+    def _play(self, sends: list[Send]) -> None:
+        """Route what the game did, then what the table does at the end of a hand."""
+        self._route(sends)
+        game = self.game
+        assert game is not None
+        if any(isinstance(send.message, C.Settlement) for send in sends):
+            self._write_hand_history()
+        if self._end_after_hand and not game.hand_in_progress:
+            self._route(game.end_game())
+
     # ------------------------------------------------------------------ dispatch
 
     def _dispatch(self, connection: int, conn: Connection, message: P.PMsg) -> None:
         if isinstance(message, P.Connect):
             self._connect(connection, conn, message)
+            return
+        if isinstance(message, P.AuthInfo):
+            self._auth_info(connection, conn, message)
             return
         if conn.player is None:
             raise IllegalMove("You must connect first")
@@ -231,16 +370,20 @@ class Table:
         if isinstance(message, P.SaveState):
             self._save_state(conn.player, message.filename)
             return
+        if isinstance(message, P.LoadState):
+            self._load_state(message)
+            return
         if isinstance(message, P.Disconnect):
             self.closing.add(connection)
             return
-        if isinstance(message, _SERVER_SESSION):
-            raise IllegalMove(f"{message.keyword} is not supported by this server yet")
+        if isinstance(message, P.RequestReconnect):
+            self._request_reconnect(connection, conn)
+            return
         if not self.active or self.game is None or self.game.game_over:
-            raise IllegalMove("Game not active")
+            raise IllegalMove("Game not active", logged=False)
         if isinstance(message, P.NewAuthInfo):
             raise IllegalMove("Password changing not supported")
-        self._route(self.game.apply(conn.player, message))
+        self._play(self.game.apply(conn.player, message))
 
     def _save_state(self, player: int, requested: str) -> None:
         """``SaveState``: the save file is the table's own messages (§10.2), written by the saver."""
@@ -258,12 +401,28 @@ class Table:
         assert game is not None
         messages: list[C.CMsg] = [C.Player(p, self._name_of(p)) for p in game.seating]
         messages.append(game.game_message(self.protocol))
-        messages.append(C.Comment(f"CompletedRounds {game.completed_rounds:6d}"))
+        messages.append(completed_rounds_comment(game.completed_rounds))
         messages.extend(C.GameOption(0, entry) for entry in game.options.entries())
         if game.hand_in_progress:
             messages.append(C.Wall(tiles.codes(game.hand_wall)))
             messages.extend(game.history)
-        return "".join(encode_line(m.encode()).decode(ENCODING) for m in messages)
+        return format_save(messages)
+
+    def _write_hand_history(self) -> None:
+        """``--hand-history``: each settled hand as a save file of that hand from its start (§12.2)."""
+        game = self.game
+        if not self.settings.hand_history or self.saver is None or game is None:
+            return
+        self._hand_files += 1
+        messages: list[C.CMsg] = [C.Player(p, self._name_of(p)) for p in game.seating]
+        messages.append(game.hand_start)
+        messages.extend(C.GameOption(0, entry) for entry in game.options.entries())
+        messages.append(C.Wall(tiles.codes(game.hand_wall)))
+        settled = max(i for i, m in enumerate(game.history) if isinstance(m, C.Settlement))
+        messages.extend(game.history[: settled + 1])
+        saved = self.saver(f"hand-{self._hand_files:02d}.mjs", format_save(messages))
+        if saved is not None:
+            self.save_name = saved
 
     def _name_of(self, player: int) -> str:
         record = self._record(player)
@@ -304,8 +463,10 @@ class Table:
             if value:
                 seated = [self.connections[r.connection] for r in self.players if r.connection is not None]
                 if len(seated) == 4 and all(c.options.get(option) == 1 for c in seated):
+                    self._local_timeouts = True
                     self._broadcast(C.PlayerOptionSet(option, True, 1, ""))
                 return
+            self._local_timeouts = False
             for record in self.players:
                 if record.id != player:
                     self._deliver(record.connection, C.PlayerOptionSet(option, False, 0, ""))
@@ -313,9 +474,52 @@ class Table:
                         self.connections[record.connection].options[option] = 0
         self._deliver(connection, C.PlayerOptionSet(option, True, value, message.text))
 
+    # ------------------------------------------------------------------ leaving
+
+    def _request_reconnect(self, connection: int, conn: Connection) -> None:
+        """``RequestReconnect``: play stops and the client joins again on the same connection (§4)."""
+        player = conn.player
+        assert player is not None
+        record = self._record(player)
+        assert record is not None
+        if self.game is not None:
+            self.active = False
+            self._broadcast(C.StopPlay(f"Player {record.name} requested reconnect - please wait..."))
+        else:
+            self.players.remove(record)
+        self._deliver(connection, C.Reconnect())
+        record.connection = None
+        conn.player = None
+
+    def _end_on_disconnect(self, game: Game, record: PlayerRecord) -> None:
+        """``--end-on-disconnect``: finish gracefully, penalising the player who left (§10.5)."""
+        player = record.id
+        lost = f"Lost connection to player {player}"
+        during, after_hand, after_round = self.settings.disconnect_penalties
+        if game.mahjong_declared and not (game.winner == player and not game.has_declared(player)):
+            self._penalties[player] = during
+            if not game.has_declared(player):
+                self._play(game.apply(player, P.ShowTiles()))
+            self._broadcast(C.Message(0, 0, f"{lost} - game will end after scoring this hand"))
+            self._end_after_hand = True
+            if not game.hand_in_progress:
+                self._route(game.end_game())
+        elif game.hand_in_progress:
+            self._penalties[player] = during
+            reason = "Lost the winner" if game.mahjong_declared else "Lost a player"
+            self._route(game.abandon_hand(reason))
+            self._broadcast(C.Message(0, 0, f"{lost} - ending game"))
+            self._route(game.end_game())
+        else:
+            if game.hands_started:
+                self._penalties[player] = after_round if game.round_ends_next else after_hand
+            self._broadcast(C.Message(0, 0, f"{lost} - game will end now"))
+            self._route(game.end_game())
+        self._shutting_down = True
+
     # ------------------------------------------------------------------ joining
 
-    def _connect(self, connection: int, conn: Connection, message: P.Connect) -> None:
+    def _connect(self, connection: int, conn: Connection, message: P.Connect, authenticated: bool = False) -> None:
         reason = None
         if message.pvers // 1000 != PROTOCOL_VERSION // 1000:
             reason = "Protocol major version mismatch"
@@ -327,32 +531,100 @@ class Table:
             reason = "You already have a player ID"
         elif message.last_id and any(r.id == message.last_id and r.connection is not None for r in self.players):
             reason = "Your id is already connected elsewhere"
+        record = None
         if reason is None and self.game is not None:
-            reason = "Can't find you in the resumed game"
+            record = self._seat_for(message)
+            if record is None:
+                reason = "Can't find you in the resumed game"
+            elif record.connection is not None:
+                reason = "Your id is already connected elsewhere"
+        if reason is None:
+            player = record.id if record is not None else message.last_id or self._peek_id()
+            reason = None if authenticated else self._authorize(connection, conn, message, player)
+            if conn.awaiting_auth is not None:
+                return
         if reason is not None:
             self._deliver(connection, C.ConnectReply(PROTOCOL_VERSION, 0, reason))
             return
-        player = message.last_id or self._new_id()
-        record = PlayerRecord(player, message.name, connection)
-        conn.player = player
-        if not message.name.startswith("Robot") and self._first_human == 0:
-            self._first_human = len(self.players) + 1
-        self._deliver(connection, C.ConnectReply(PROTOCOL_VERSION, player, ""))
+        if record is None:
+            record = PlayerRecord(message.last_id or self._new_id(), message.name, connection)
+            if not message.name.startswith("Robot") and self._first_human == 0:
+                self._first_human = len(self.players) + 1
+        else:
+            record.connection = connection
+            record.name = message.name
+        conn.player = record.id
+        conn.connect = message
+        self._deliver(connection, C.ConnectReply(PROTOCOL_VERSION, record.id, ""))
         for other in self.players:
-            self._deliver(connection, C.Player(other.id, other.name))
-            self._deliver(other.connection, C.Player(player, message.name))
-        self.players.append(record)
+            if other is not record:
+                self._deliver(connection, C.Player(other.id, other.name))
+                self._deliver(other.connection, C.Player(record.id, message.name))
+        if record not in self.players:
+            self.players.append(record)
         self.protocol = min(self.protocol, message.pvers)
-        if len(self.players) == 4:
-            self._create_game()
+        self._rejoined.add(record.id)
+        if len(self.players) == 4 and all(r.connection is not None for r in self.players):
+            if self.game is None:
+                self._create_game()
+            self._resume()
+
+    def _seat_for(self, message: P.Connect) -> PlayerRecord | None:
+        """The seated player a Connect to an existing game stands for (§10.4)."""
+        if message.last_id:
+            return self._record(message.last_id)
+        found = next((r for r in self.players if r.name == message.name), None)
+        if found is None and self.settings.no_id_required:
+            found = next((r for r in self.players if r.connection is None), None)
+        return found
+
+    def _authorize(self, connection: int, conn: Connection, message: P.Connect, player: int) -> str | None:
+        """``--auth-basic`` (§6.5): None to let ``player`` in, else the refusal; may ask for a password first."""
+        passwords = self.settings.auth_basic
+        if not passwords:
+            return None
+        if player not in passwords:
+            return "id not authorized for this game"
+        if passwords[player] and conn.awaiting_auth is None:
+            conn.awaiting_auth = message
+            self._deliver(connection, C.AuthReqd("basic", ""), logged=False)
+        return None
+
+    def _auth_info(self, connection: int, conn: Connection, message: P.AuthInfo) -> None:
+        pending = conn.awaiting_auth
+        if pending is None:
+            raise IllegalMove("Not expecting authentication")
+        conn.awaiting_auth = None
+        player = pending.last_id or self._peek_id()
+        seated = self._seat_for(pending) if self.game is not None else None
+        if seated is not None:
+            player = seated.id
+        if message.authtype != "basic" or message.authdata != self.settings.auth_basic.get(player):
+            self._deliver(connection, C.ConnectReply(PROTOCOL_VERSION, 0, "Authentication failure"))
+            self.closing.add(connection)
+            return
+        self._connect(connection, conn, pending, authenticated=True)
+
+    def _peek_id(self) -> int:
+        taken = {r.id for r in self.players}
+        candidate = self._next_id
+        while candidate in taken:
+            candidate += 1
+        return candidate
 
     def _new_id(self) -> int:
-        taken = {r.id for r in self.players}
-        while self._next_id in taken:
-            self._next_id += 1
-        player = self._next_id
-        self._next_id += 1
+        player = self._peek_id()
+        self._next_id = player + 1
         return player
+
+    def _config(self) -> Config:
+        settings = self.settings
+        return Config(
+            special_scores=settings.special_scores,
+            debug=settings.debug,
+            original_quirks=settings.original_quirks,
+            protocol=self.protocol,
+        )
 
     def _create_game(self) -> None:
         settings = self.settings
@@ -371,17 +643,38 @@ class Table:
         for entry in settings.option_entries:
             options.apply_entry(entry)
         manager = -1 if settings.no_manager else self._first_human
-        config = Config(
-            special_scores=settings.special_scores,
-            debug=settings.debug,
-            original_quirks=settings.original_quirks,
-            protocol=self.protocol,
-        )
-        self.game = Game(seating, options, self.walls, config=config, manager=manager)
-        for player in seating:
+        self.game = Game(seating, options, self.walls, config=self._config(), manager=manager)
+
+    def _resume(self) -> None:
+        """Everyone is seated: newcomers get the game and the hand so far, then play (re)starts (§6.3, §10.4)."""
+        game = self.game
+        assert game is not None
+        newcomers = [p for p in game.seating if p in self._rejoined]
+        self._rejoined.clear()
+        for player in newcomers:
             connection = self._connection_of(player)
-            self._deliver(connection, self.game.game_message(self.protocol))
-            for entry in options.entries():
+            self._deliver(connection, game.game_message(self.protocol))
+            for entry in game.options.entries():
                 self._deliver(connection, C.GameOption(0, entry))
+        if game.hand_in_progress and newcomers:
+            if self.settings.nohist:
+                for record in self.players:
+                    self._deliver(record.connection, C.Error(0, "No history kept: resumption not supported"))
+                self.exit_status = 1
+                return
+            for item in game.history:
+                for player in newcomers:
+                    seen = _as_seen_by(item, player)
+                    if seen is not None:
+                        self._deliver(self._connection_of(player), seen)
         self.active = True
-        self._route(self.game.start_announcement(self.protocol))
+        self._route(game.start_announcement(self.protocol))
+
+
+def _as_seen_by(item: C.CMsg, player: int) -> C.CMsg | None:
+    """A history item as ``player`` may see it: others' draws hidden, others' private answers left out."""
+    if isinstance(item, C.PlayerDraws | C.PlayerDrawsLoose) and item.id != player:
+        return type(item)(item.id, tiles.BLANK)
+    if isinstance(item, C.PlayerDoesntClaim | C.SwapTile) and item.id != player:
+        return None
+    return item

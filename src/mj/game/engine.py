@@ -129,6 +129,8 @@ class Game:
         self.hand_wall: list[Tile] = []
         self.last_winner: int | None = None
         self.hands_started = 0
+        #: The Game message as the current (or last) hand began, for hand-history files.
+        self.hand_start = self.game_message(config.protocol)
         self._out: list[Send] = []
         self._new_hand_state()
 
@@ -169,6 +171,34 @@ class Game:
     @property
     def hand_in_progress(self) -> bool:
         return self.phase is not Phase.HAND_COMPLETE
+
+    @property
+    def mahjong_declared(self) -> bool:
+        """Whether someone has gone out and the hands are being declared."""
+        return self.phase is Phase.MAHJONGING
+
+    @property
+    def winner(self) -> int | None:
+        """The player going out this hand, once declared."""
+        return self.seats[self.winning.seat].player if self.winning is not None else None
+
+    def has_declared(self, player: int) -> bool:
+        """Whether ``player``'s hand has been scored this hand."""
+        return self.seats[self.seat_index(player)].score is not None
+
+    @property
+    def claim_window(self) -> int | None:
+        """The serial of the discard (or kong) open to claims, which a timer may close."""
+        pending = self.pending
+        if pending is None or pending.chow_position_from is not None or self.pause is not None:
+            return None
+        return pending.serial
+
+    @property
+    def round_ends_next(self) -> bool:
+        """Between hands: whether the next deal starts a new round."""
+        rotates = self.last_winner is not None and (self.last_winner != 0 or self.hands_as_east >= 13)
+        return rotates and self.seating[1] == self.firsteast
 
     def acting_player(self) -> int:
         """The id StartPlay names: who must act, or 0 when several may."""
@@ -213,6 +243,22 @@ class Game:
     def _open_pause(self, reason: str, exempt: int = 0, requestor: int = 0) -> None:
         self.pause = Pause(exempt, {exempt} if exempt else set())
         self._broadcast(C.Pause(exempt, requestor, reason))
+
+    def abandon_hand(self, reason: str) -> list[Send]:
+        """The hand ends without a result because the table is closing (``WashOut reason``, no pause)."""
+        self.pending = None
+        self.winning = None
+        self.phase = Phase.HAND_COMPLETE
+        self.last_winner = None
+        self._broadcast(C.WashOut(reason))
+        return self._take()
+
+    def end_game(self) -> list[Send]:
+        """Game over now, whatever the rounds played (the table is closing)."""
+        if not self.game_over:
+            self.game_over = True
+            self._broadcast(C.GameOver(), hist=False)
+        return self._take()
 
     def start_announcement(self, protocol: int) -> list[Send]:
         """``Pause`` and ``StartPlay`` that begin (or resume) play once everyone is seated."""
@@ -292,7 +338,7 @@ class Game:
 
     def _swap_tile(self, player: int, msg: P.SwapTile) -> None:
         if not self.config.debug:
-            raise IllegalMove("Debugging not enabled")
+            raise IllegalMove("Debugging not enabled", logged=False)
         seat = self.seats[self.seat_index(msg.id)]
         index = next((i for i in self.wall.unused_from_end() if self.wall.tiles[i] == msg.newtile), None)
         if index is None:
@@ -354,6 +400,7 @@ class Game:
         policy = DeadWallPolicy.from_options(self.options.flag("DeadWall"), self.options.flag("DeadWall16"))
         self.wall = Wall.build(wall_tiles, policy)
         self.history = []
+        self.hand_start = self.game_message(self.config.protocol)
         self._broadcast(C.NewHand(self.east, start_wall, start_stack))
         for _ in range(3):
             for seat in range(4):

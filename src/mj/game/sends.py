@@ -26,9 +26,11 @@ class IllegalMove(Exception):
     """An intent the rules refuse; ``str()`` is the original's error text (§18). Nothing changed.
 
     ``then`` holds messages the original sends anyway after the error (a quirk kept
-    only when reproducing it).
+    only when reproducing it). ``logged=False`` marks the errors the original leaves
+    out of its log (§12.1: "Game not active", "Debugging not enabled").
     """
 
-    def __init__(self, text: str, then: tuple[Send, ...] = ()) -> None:
+    def __init__(self, text: str, then: tuple[Send, ...] = (), *, logged: bool = True) -> None:
         super().__init__(text)
         self.then = then
+        self.logged = logged

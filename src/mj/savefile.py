@@ -1,0 +1,94 @@
+"""The ``.mjs`` save file (protocol.md §10.2): a game as the controller messages that rebuild it.
+
+A save is written with the wire's framing, so multi-line score texts survive, and
+read back with the same decoder; every line must decode as a controller message.
+The original writes garbage in its ``# CompletedRounds`` comment and never reads it
+back; we write the number and read it when it parses (§16 item 7), which old files
+and the original's loader both tolerate.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from mj import tiles
+from mj.protocol import cmsg as C
+from mj.protocol.fields import ProtocolError
+from mj.protocol.framing import ENCODING, LineDecoder, encode_line
+from mj.rules.options import OptionEntry
+from mj.tiles import Tile
+
+_COMPLETED = re.compile(r"CompletedRounds\s+(\d+)\s*$")
+
+
+class SaveFileError(ValueError):
+    """A save file that cannot be loaded; the message says which line and why."""
+
+
+@dataclass(frozen=True, slots=True)
+class SavedGame:
+    """What a save file holds: seated players, the game's state, options, and the hand so far."""
+
+    players: tuple[C.Player, ...]
+    game: C.Game
+    options: tuple[OptionEntry, ...]
+    completed_rounds: int | None
+    wall: tuple[Tile, ...] | None
+    history: tuple[C.CMsg, ...]
+
+
+def format_save(messages: Sequence[C.CMsg]) -> str:
+    """The file text of ``messages``, framed exactly as on the wire."""
+    return "".join(encode_line(m.encode()).decode(ENCODING) for m in messages)
+
+
+def completed_rounds_comment(rounds: int) -> C.Comment:
+    return C.Comment(f"CompletedRounds {rounds:6d}")
+
+
+def parse_save(text: str) -> SavedGame:
+    """Read a save file; raise :class:`SaveFileError` naming the first bad line."""
+    decoder = LineDecoder(max_line=len(text) + 2)
+    lines = decoder.feed((text if text.endswith("\n") else text + "\r\n").encode(ENCODING, errors="replace"))
+    players: list[C.Player] = []
+    game: C.Game | None = None
+    options: list[OptionEntry] = []
+    completed: int | None = None
+    wall: tuple[Tile, ...] | None = None
+    history: list[C.CMsg] = []
+    for number, line in enumerate(lines, 1):
+        if not line:
+            continue
+        try:
+            message = C.decode(line)
+        except ProtocolError as exc:
+            raise SaveFileError(f"line {number}: not a controller message ({exc}): {line[:60]!r}") from None
+        if isinstance(message, C.Comment):
+            found = _COMPLETED.match(message.text.strip())
+            if found:
+                completed = int(found.group(1))
+        elif isinstance(message, C.Player) and game is None:
+            players.append(message)
+        elif isinstance(message, C.Game) and game is None:
+            game = message
+        elif isinstance(message, C.GameOption) and wall is None and not history:
+            options.append(message.entry)
+        elif isinstance(message, C.Wall) and wall is None:
+            try:
+                wall = tuple(tiles.parse(code) for code in message.tiles.split())
+            except ValueError as exc:
+                raise SaveFileError(f"line {number}: bad tile in the wall: {exc}") from None
+        elif game is not None and wall is not None:
+            history.append(message)
+        else:
+            raise SaveFileError(f"line {number}: {message.keyword} is out of place in a save file")
+    if game is None:
+        raise SaveFileError("no Game line: not a save file")
+    seated = {game.east, game.south, game.west, game.north}
+    if len(seated) != 4 or {p.id for p in players} != seated or len(players) != 4:
+        raise SaveFileError("the Player lines do not match the four seats of the Game line")
+    if wall is not None and (not history or not isinstance(history[0], C.NewHand)):
+        raise SaveFileError("the hand history must start with NewHand")
+    return SavedGame(tuple(players), game, tuple(options), completed, wall, tuple(history))
