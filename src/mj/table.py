@@ -19,7 +19,9 @@ from mj.game.sends import IllegalMove, Send
 from mj.protocol import cmsg as C
 from mj.protocol import pmsg as P
 from mj.protocol.fields import PlayerOption, ProtocolError
+from mj.rules.classical.rules import CLASSICAL
 from mj.rules.options import GameOptions, OptionEntry
+from mj.rules.ruleset import Ruleset
 from mj.savefile import SaveFileError, completed_rounds_comment, format_save, parse_save
 from mj.tiles import GlibcRandom, Tile
 
@@ -73,6 +75,7 @@ class TableSettings:
     auth_basic: Mapping[int, str] = field(default_factory=dict)
     nohist: bool = False
     hand_history: bool = False
+    rules: Ruleset = CLASSICAL
 
 
 class SeededWalls:
@@ -624,6 +627,7 @@ class Table:
             debug=settings.debug,
             original_quirks=settings.original_quirks,
             protocol=self.protocol,
+            rules=settings.rules,
         )
 
     def _create_game(self) -> None:

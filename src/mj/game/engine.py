@@ -10,7 +10,7 @@ There are no sockets, clocks or threads here: the claim timeout enters as
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from enum import Enum, IntEnum
 from typing import Any, ClassVar, Protocol
@@ -23,11 +23,10 @@ from mj.melds import KongOrigin, Meld, MeldKind, chow, kong, pair, pung, special
 from mj.protocol import cmsg as C
 from mj.protocol import pmsg as P
 from mj.protocol.fields import ChowPosition
-from mj.rules.classical import danger
 from mj.rules.classical.facts import SeatHand, Win, WinSource
-from mj.rules.classical.scoring import score_hand
-from mj.rules.classical.settlement import settle
+from mj.rules.classical.rules import CLASSICAL
 from mj.rules.options import GameOptions, OptionError
+from mj.rules.ruleset import Ruleset
 from mj.tiles import BLANK, Tile
 
 WINDS = tiles.WINDS
@@ -66,6 +65,8 @@ class Config:
     #: Reproduce the original's observable quirks (protocol.md §16) instead of fixing them.
     original_quirks: bool = False
     protocol: int = 1110
+    #: The rule system deciding complete hands, scores, settlement and liability.
+    rules: Ruleset = CLASSICAL
 
 
 @dataclass(slots=True)
@@ -113,6 +114,7 @@ class Game:
     ) -> None:
         self.options = options
         self.config = config
+        self.rules = config.rules
         self.walls = walls
         self.manager = manager
         self.seating = list(seating)
@@ -696,7 +698,7 @@ class Game:
         elif kind is Claim.PUNG:
             self._take_discard(pending, best)
             seat = self.seats[best]
-            signals = danger.signals(seat.exposed)
+            signals = self.rules.exposure(seat.exposed)
             seat.remove(pending.tile, 2)
             seat.melds.append(pung(pending.tile, False))
             seat.play_melds += 1
@@ -744,7 +746,7 @@ class Game:
         if pair_tiles is None:
             raise IllegalMove("Can't make that chow")
         was_anypos = pending.chow_position_from is not None
-        signals = danger.signals(seat.exposed)
+        signals = self.rules.exposure(seat.exposed)
         self._take_discard(pending, index)
         for t in pair_tiles:
             seat.remove(t)
@@ -777,22 +779,13 @@ class Game:
     def _is_mahjong(self, seat: Seat, concealed: list[Tile]) -> bool:
         if any(t == BLANK for t in concealed):
             return self.config.original_quirks
-        sets = sum(1 for m in seat.melds if m.kind is not MeldKind.PAIR)
-        return hand.is_mahjong(concealed, sets, self.options.flag("SevenPairs"))
+        return self.rules.is_mahjong(seat.melds, concealed, self.options)
 
     def _can_finish(self, melds: list[Meld], concealed: list[Tile]) -> bool:
         """Can the winner still complete a hand after declaring ``melds``?"""
         if any(t == BLANK for t in concealed) or any(m.tile == BLANK for m in melds):
             return self.config.original_quirks
-        if any(m.kind is MeldKind.SPECIAL for m in melds):
-            return not concealed
-        sets = sum(1 for m in melds if m.kind is not MeldKind.PAIR)
-        pairs = len(melds) - sets
-        standard = pairs <= 1 and sets <= 4 and hand.can_complete(concealed, 4 - sets, pairs == 0)
-        seven = (
-            self.options.flag("SevenPairs") and sets == 0 and 2 * pairs + len(concealed) == 14 and _all_pairs(concealed)
-        )
-        return standard or seven
+        return self.rules.can_finish(melds, concealed, self.options)
 
     def _winner_uses(self, player: int, kind: MeldKind, cpos: ChowPosition | None) -> None:
         """The winner says which set the claimed (or robbed) tile completes."""
@@ -834,7 +827,7 @@ class Game:
             remaining.remove(t)
         if not self._can_finish([*seat.melds, meld], remaining):
             raise IllegalMove(f"Can't go out with that {word}")
-        signals = danger.signals(seat.exposed)
+        signals = self.rules.exposure(seat.exposed)
         seat.concealed = remaining
         seat.melds.append(meld)
         winning.pending = None
@@ -967,7 +960,7 @@ class Game:
         winning = self.winning
         assert winning is not None
         facts = winning.facts if winning.seat == index else None
-        result = score_hand(self._seat_hand(index), facts, self.options, self.config.special_scores)
+        result = self.rules.score(self._seat_hand(index), facts, self.options, self.config.special_scores)
         seat.score = result.score
         self._broadcast(C.HandScore(seat.player, result.score, result.text))
         if all(s.score is not None for s in self.seats):
@@ -977,7 +970,7 @@ class Game:
         winning = self.winning
         assert winning is not None
         cannoneer = self._cannoneer(winning.seat)
-        result = settle(
+        result = self.rules.settle(
             [s.score or 0 for s in self.seats],
             winning.seat,
             winning.discarder,
@@ -1011,7 +1004,7 @@ class Game:
 
     # -- danger and the win facts
 
-    def _check_danger(self, pending: PendingTile, claimer: int, signals: frozenset[danger.Signal]) -> None:
+    def _check_danger(self, pending: PendingTile, claimer: int, signals: frozenset[Hashable]) -> None:
         """DangerousDiscard after a claim is implemented (§9.8)."""
         reasons = self._danger_of(pending.tile, signals)
         if not reasons:
@@ -1019,7 +1012,8 @@ class Game:
         discarder = self.seats[pending.seat]
         others = [i for i in range(4) if i != pending.seat]
         no_choice = all(
-            any(self._danger_of(t, danger.signals(self.seats[i].exposed)) for i in others) for t in discarder.concealed
+            any(self._danger_of(t, self.rules.exposure(self.seats[i].exposed)) for i in others)
+            for t in discarder.concealed
         )
         if not no_choice:
             for seat in self.seats:
@@ -1027,14 +1021,11 @@ class Game:
             discarder.liable_to[claimer] = reasons
         self._broadcast(C.DangerousDiscard(discarder.player, pending.serial, no_choice))
 
-    def _danger_of(self, tile: Tile, signals: frozenset[danger.Signal]) -> frozenset[object]:
-        reasons: set[object] = {s for s in signals if danger.threatens(tile, frozenset({s}))}
-        if self.wall.live_left <= 4 and self.discarded[tile] <= 1:
-            reasons.add(danger.Signal.END_OF_WALL)
-        return frozenset(reasons)
+    def _danger_of(self, tile: Tile, signals: frozenset[Hashable]) -> frozenset[Hashable]:
+        return self.rules.danger(tile, signals, self.wall.live_left, self.discarded[tile])
 
     def _cannoneer(self, winner: int) -> int | None:
-        final = danger.winning_signals(self._seat_hand(winner))
+        final = self.rules.achieved(self._seat_hand(winner))
         for i, seat in enumerate(self.seats):
             reasons = seat.liable_to.get(winner)
             if i != winner and reasons and reasons & final:
@@ -1069,11 +1060,6 @@ class Game:
         )
 
     _handlers: ClassVar[dict[type, Callable[[Game, int, Any], None]]] = {}
-
-
-def _all_pairs(concealed: list[Tile]) -> bool:
-    counts = hand.counts(concealed)
-    return all(c % 2 == 0 for c in counts)
 
 
 Game._handlers = {

@@ -1,0 +1,68 @@
+"""The engine plays by whatever Ruleset it is given: scoring and completion are the rules', not the engine's."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from mj.melds import Meld
+from mj.protocol import cmsg as C
+from mj.replay import read_entries, table_for
+from mj.rules.classical.facts import SeatHand, Win
+from mj.rules.classical.rules import CLASSICAL, ClassicalRules
+from mj.rules.classical.scoring import HandScore
+from mj.rules.options import GameOptions
+from mj.rules.ruleset import Ruleset
+from mj.tiles import Tile
+
+SEED7 = read_entries(Path(__file__).parent / "data" / "reference" / "game-seed7-default-flowers.log.gz")
+
+
+class FlatScores(ClassicalRules):
+    """Classical play, but every hand scores 10 (a stand-in for another scoring system)."""
+
+    name = "flat"
+
+    def score(self, hand: SeatHand, win: Win | None, options: GameOptions, special_scores: bool) -> HandScore:
+        return HandScore(10, "flat\nSCORE: 10")
+
+
+class NobodyWins(ClassicalRules):
+    name = "nobody"
+
+    def is_mahjong(self, melds: Sequence[Meld], concealed: Sequence[Tile], options: GameOptions) -> bool:
+        return False
+
+
+def first_hand_scores(rules: Ruleset) -> list[C.HandScore]:
+    table = table_for(SEED7, rules=rules)
+    scores: list[C.HandScore] = []
+    for entry in SEED7:
+        if entry.direction == "<" and entry.text is not None:
+            out = table.receive(entry.connection, entry.text)
+            scores += [d.message for d in out if isinstance(d.message, C.HandScore) and d.logged]
+            if any(isinstance(d.message, C.Settlement) for d in out):
+                return scores
+    raise AssertionError("no hand was settled")
+
+
+def test_classical_is_the_default_and_scores_as_the_original() -> None:
+    scores = first_hand_scores(CLASSICAL)
+    assert len(scores) == 4 and {s.score for s in scores} != {10}
+
+
+def test_the_engine_scores_with_the_rules_it_is_given() -> None:
+    assert [s.score for s in first_hand_scores(FlatScores())] == [10, 10, 10, 10]
+
+
+def test_the_rules_decide_what_goes_out() -> None:
+    table = table_for(SEED7, rules=NobodyWins())
+    claim = next(e for e in SEED7 if e.direction == "<" and (e.text or "").startswith("MahJong"))
+    for entry in SEED7:
+        if entry.direction == "<" and entry.text is not None:
+            out = table.receive(entry.connection, entry.text)
+            if entry is claim:
+                break
+    assert [d.message.encode() for d in out] == [
+        f"Error {table.connections[claim.connection].seqno} Can't mah-jong with that tile"
+    ]
