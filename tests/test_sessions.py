@@ -332,3 +332,14 @@ def test_load_state_errors() -> None:
     played, _ = mid_hand()
     played.loader = missing
     assert texts(played.receive(1, "LoadState x.mjs"))[0][1].endswith("Can't load game state when already playing")
+
+
+def test_a_game_saved_between_hands_loads_with_the_hand_just_played_and_deals_on_correctly() -> None:
+    table, _ = between_hands()
+    loaded = Table(TableSettings(timeout=0))
+    loaded.load(table.save_text())
+    before, after = table.game, loaded.game
+    assert before is not None and after is not None and not after.hand_in_progress
+    assert after.scores == before.scores and after.seating == before.seating
+    assert (after.last_winner, after.hands_as_east) == (before.last_winner, before.hands_as_east)
+    assert after.round_ends_next == before.round_ends_next

@@ -399,14 +399,20 @@ class Table:
         self._broadcast(C.StateSaved(player, saved))
 
     def save_text(self) -> str:
-        """The game as a ``.mjs`` file: players, Game, completed rounds, options, wall and hand history."""
+        """The game as a ``.mjs`` file (§10.2): players, Game, completed rounds, options, then the hand.
+
+        Once a hand has been dealt, the file holds that hand from its start (its Game line,
+        wall and whole history), even between hands, as the original's later saves and
+        hand-history files do: loading then replays its result, so the next deal rotates
+        correctly, which a bare Game line between hands cannot tell.
+        """
         game = self.game
         assert game is not None
         messages: list[C.CMsg] = [C.Player(p, self._name_of(p)) for p in game.seating]
-        messages.append(game.game_message(self.protocol))
+        messages.append(game.hand_start if game.hands_started else game.game_message(self.protocol))
         messages.append(completed_rounds_comment(game.completed_rounds))
         messages.extend(C.GameOption(0, entry) for entry in game.options.entries())
-        if game.hand_in_progress:
+        if game.hands_started:
             messages.append(C.Wall(tiles.codes(game.hand_wall)))
             messages.extend(game.history)
         return format_save(messages)
