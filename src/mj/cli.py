@@ -1,4 +1,4 @@
-"""The ``mj`` command: replay (and, as they arrive, play, arena and bench)."""
+"""The ``mj`` command: replay and bench (and, as they arrive, play and arena)."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from mj import bench
 from mj.narrate import Narrator
 from mj.replay import ReplayError, read_entries, replay
 
@@ -27,6 +28,25 @@ def _replay(args: argparse.Namespace) -> int:
     return status
 
 
+def _list_benchmarks(args: argparse.Namespace) -> int:
+    for name in bench.BENCHMARKS:
+        print(f"{name:10} {bench.summary(bench.load(name))}")
+    return 0
+
+
+def _add_bench(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """``mj bench NAME [options]``: one subcommand per module of :data:`mj.bench.BENCHMARKS`."""
+    bp = commands.add_parser("bench", help="micro-benchmarks of hot paths (no name: list them)")
+    bp.set_defaults(run=_list_benchmarks)
+    names = bp.add_subparsers(dest="benchmark", metavar="NAME")
+    for name in bench.BENCHMARKS:
+        module = bench.load(name)
+        about = bench.summary(module)
+        parser = names.add_parser(name, help=about, description=about)
+        module.add_arguments(parser)
+        parser.set_defaults(run=module.run)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="mj", description="Mah-Jong: rules engine, server, robots, client.")
     commands = parser.add_subparsers(dest="command", required=True)
@@ -34,6 +54,7 @@ def main(argv: list[str] | None = None) -> int:
     rp.add_argument("logs", nargs="+", help="log files written by mj-server --logfile (.gz accepted)")
     rp.add_argument("-v", "--verbose", action="store_true", help="print each hand's play and scoring")
     rp.set_defaults(run=_replay)
+    _add_bench(commands)
     args = parser.parse_args(argv)
     return int(args.run(args))
 

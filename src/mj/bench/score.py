@@ -1,10 +1,10 @@
-"""Benchmark: hand scorings per second on one core (``python -m mj.bench.score``).
+"""Hand scorings per second on one core, each hand scored as the winner's.
 
-The hands are a fixed, seeded set of random complete winning hands (four sets and a
-pair, mixed exposed and concealed, some kongs of every origin, flowers) with the facts
-of how they were won, so runs are comparable. Each is scored as the winner's hand,
-the expensive case (winner-only elements and the "filling the only place" wait
-analysis).
+Run as ``mj bench score``. The hands are a fixed, seeded set of random complete
+winning hands (four sets and a pair, mixed exposed and concealed, some kongs of every
+origin, flowers) with the facts of how they were won, so runs are comparable. Each is
+scored as the winner's hand, the expensive case (winner-only elements and the
+"filling the only place" wait analysis).
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import random
 import time
+from dataclasses import dataclass
 
 from mj.melds import KongOrigin, Meld, MeldKind, chow, kong, pair, pung
 from mj.rules.classical.facts import SeatHand, Win, WinSource
@@ -103,23 +104,37 @@ def random_winning_hand(rng: random.Random) -> tuple[SeatHand, Win]:
     return hand, win
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--hands", type=int, default=2000, help="distinct hands (default 2000)")
-    parser.add_argument("--rounds", type=int, default=10, help="times each hand is scored (default 10)")
-    parser.add_argument("--seed", type=int, default=1)
-    args = parser.parse_args()
-    rng = random.Random(args.seed)
-    cases = [random_winning_hand(rng) for _ in range(args.hands)]
+@dataclass(frozen=True, slots=True)
+class Rate:
+    """How many scorings took how long."""
+
+    scorings: int
+    seconds: float
+
+    @property
+    def per_second(self) -> float:
+        return self.scorings / self.seconds if self.seconds > 0 else 0.0
+
+
+def measure(hands: int = 2000, rounds: int = 10, seed: int = 1) -> Rate:
+    """Score ``hands`` seeded random winning hands ``rounds`` times each, as the winner's."""
+    rng = random.Random(seed)
+    cases = [random_winning_hand(rng) for _ in range(hands)]
     options = GameOptions()
     start = time.perf_counter()
-    for _ in range(args.rounds):
+    for _ in range(rounds):
         for hand, win in cases:
             score_hand(hand, win, options)
-    elapsed = time.perf_counter() - start
-    count = args.hands * args.rounds
-    print(f"{count} hand scorings in {elapsed:.3f} s: {count / elapsed:,.0f} per second")
+    return Rate(hands * rounds, time.perf_counter() - start)
 
 
-if __name__ == "__main__":
-    main()
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--hands", type=int, default=2000, help="distinct hands (default 2000)")
+    parser.add_argument("--rounds", type=int, default=10, help="times each hand is scored (default 10)")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the hands (default 1)")
+
+
+def run(args: argparse.Namespace) -> int:
+    rate = measure(args.hands, args.rounds, args.seed)
+    print(f"{rate.scorings} hand scorings in {rate.seconds:.3f} s: {rate.per_second:,.0f} per second")
+    return 0

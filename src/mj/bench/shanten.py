@@ -1,16 +1,17 @@
-"""Benchmark of hand analysis: ``python -m mj.bench.shanten [HANDS] [SEED]``.
+"""Shanten, waits and mah-jong checks per second on one core.
 
-Deals a fixed, seeded set of random 13-tile hands (plus the next tile, for the
-14-tile checks) and reports calls per second of the functions the robots and the
-server call most.  The first pass over the hands also fills the memoised per-group
-tables (shared by all the shanten functions, so only the first row's first pass
-starts cold), so it is reported separately from the best of the later passes.
+Run as ``mj bench shanten``. Deals a fixed, seeded set of random 13-tile hands (plus
+the next tile, for the 14-tile checks) and reports calls per second of the functions
+the robots and the server call most.  The first pass over the hands also fills the
+memoised per-group tables (shared by all the shanten functions, so only the first
+row's first pass starts cold), so it is reported separately from the best of the
+later passes.
 """
 
 from __future__ import annotations
 
+import argparse
 import random
-import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -50,7 +51,7 @@ def measure(name: str, function: Callable[[T], object], arguments: Sequence[T], 
     return Rate(name, first, max(_calls_per_second(function, arguments) for _ in range(passes - 1)))
 
 
-def run(hands: int = 20_000, seed: int = 1110, passes: int = 5) -> list[Rate]:
+def measure_all(hands: int = 20_000, seed: int = 1110, passes: int = 5) -> list[Rate]:
     """Rates of shanten_all, shanten, waits and is_mahjong over the same seeded deals."""
     deals = deal(hands, seed)
     thirteen = [d[:13] for d in deals]
@@ -63,14 +64,15 @@ def run(hands: int = 20_000, seed: int = 1110, passes: int = 5) -> list[Rate]:
     ]
 
 
-def main(argv: Sequence[str] = ()) -> None:
-    hands = int(argv[0]) if argv else 20_000
-    seed = int(argv[1]) if len(argv) > 1 else 1110
-    print(f"{hands} seeded random hands (seed {seed}), calls per second on one core")
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--hands", type=int, default=20_000, help="distinct deals (default 20000)")
+    parser.add_argument("--seed", type=int, default=1110, help="seed of the deals (default 1110)")
+    parser.add_argument("--passes", type=int, default=5, help="passes over the deals, at least 2 (default 5)")
+
+
+def run(args: argparse.Namespace) -> int:
+    print(f"{args.hands} seeded random hands (seed {args.seed}), calls per second on one core")
     print(f"{'function':32} {'first pass':>12} {'best pass':>12}")
-    for rate in run(hands, seed):
+    for rate in measure_all(args.hands, args.seed, max(args.passes, 2)):
         print(f"{rate.name:32} {rate.first_pass:12,.0f} {rate.best:12,.0f}")
-
-
-if __name__ == "__main__":
-    main(sys.argv[1:])
+    return 0

@@ -9,19 +9,25 @@ from mj.hand.complete import (
     Decomposition,
     can_complete,
     decompositions,
+    group_splits,
+    group_waits,
     is_mahjong,
     is_seven_pairs,
     is_thirteen_wonders,
+    wait_indices,
     waits,
 )
-from mj.hand.counting import counts
+from mj.hand.counting import GROUP_OF, counts
 from mj.hand.distance import shanten, shanten_all, shanten_seven_pairs, shanten_thirteen
 
 __all__ = [
+    "GROUP_OF",
     "Decomposition",
     "can_complete",
     "counts",
     "decompositions",
+    "group_splits",
+    "group_waits",
     "is_mahjong",
     "is_seven_pairs",
     "is_thirteen_wonders",
@@ -29,5 +35,6 @@ __all__ = [
     "shanten_all",
     "shanten_seven_pairs",
     "shanten_thirteen",
+    "wait_indices",
     "waits",
 ]

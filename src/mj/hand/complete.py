@@ -14,11 +14,12 @@ is declared, and callers count it among the declared sets.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
+from typing import Final, NamedTuple
 
-from mj.hand.counting import HONOURS_START, MAJOR_INDICES, SUIT_STARTS, counts
+from mj.hand.counting import GROUP_OF, HONOURS_START, MAJOR_INDICES, SUIT_STARTS, counts
 from mj.tiles import KINDS, Tile
 
 #: A suit pattern: the counts of ranks 1..9 of one suit.
@@ -142,46 +143,124 @@ def waits(concealed: Sequence[Tile], declared_sets: int, seven_pairs: bool) -> l
     table already show all four copies: which copies are still live is the caller's
     knowledge, not the hand's, and the robots want the shape-only answer.
     """
-    vector = counts(concealed)
-    if sum(vector) != 3 * (4 - declared_sets) + 1:
-        return []
-    found = set(_standard_waits(vector))
-    if declared_sets == 0:
-        majors_held = [i for i in MAJOR_INDICES if vector[i]]
-        if sum(vector[i] for i in majors_held) == 13 and len(majors_held) >= 12:
-            # Thirteen distinct majors wait on any of them; twelve (one doubled) on the gap.
-            found.update(i for i in MAJOR_INDICES if len(majors_held) == 13 or not vector[i])
-        if seven_pairs and sum(held // 2 for held in vector) == 6:
-            found.update(i for i, held in enumerate(vector) if held % 2)
-    return [KINDS[i] for i in sorted(found)]
+    return [KINDS[i] for i in wait_indices(counts(concealed), declared_sets, seven_pairs)]
 
 
-def _standard_waits(vector: Sequence[int]) -> list[int]:
-    """Kind indices completing a 3k+1-tile standard hand.
+def wait_indices(vector: Sequence[int], declared_sets: int, seven_pairs: bool) -> list[int]:
+    """:func:`waits` on a count vector: the completing kinds' indices, ascending.
 
     Only the group receiving the tile changes, so every other group must already
-    split; with two broken groups nothing can help.
+    split; with two broken groups no standard hand can result.  What each group
+    holds, whether it splits and which kinds complete it come from memoised
+    per-pattern tables, so this is a few look-ups and a little arithmetic.
     """
-    groups = _groups(vector)
-    sizes = [sum(p) for p in groups]
-    splits = [_group_splits(g, p) for g, p in enumerate(groups)]
-    broken = splits.count(False)
-    pair_groups = sum(size % 3 == 2 for size in sizes)
+    patterns = (tuple(vector[0:9]), tuple(vector[9:18]), tuple(vector[18:27]), tuple(vector[27:34]))
+    infos = (
+        _bamboo_info(patterns[0]),
+        _character_info(patterns[1]),
+        _circle_info(patterns[2]),
+        _honour_info(patterns[3]),
+    )
+    size = broken = pair_groups = 0
+    for info in infos:
+        size += info.size
+        broken += not info.splits
+        pair_groups += info.size % 3 == 2
+    if size != 3 * (4 - declared_sets) + 1:
+        return []
     found: list[int] = []
-    for g, pattern in enumerate(groups):
-        if broken - (not splits[g]) > 0 or sizes[g] == 0:
-            continue
-        # After the draw this group holds the pair iff it had 1 (mod 3) tiles.
-        if pair_groups - (sizes[g] % 3 == 2) + (sizes[g] % 3 == 1) != 1:
-            continue
-        start = HONOURS_START if g == 3 else SUIT_STARTS[g]
+    if broken <= 1:
+        for group, (held, splits, _, _, _) in enumerate(infos):
+            # After the draw this group holds the pair iff it had 1 (mod 3) tiles.
+            if held and not (broken and splits) and pair_groups - (held % 3 == 2) + (held % 3 == 1) == 1:
+                found += _GROUP_KINDS[group](patterns[group])
+    if declared_sets:
+        return found
+    special: set[int] = set()
+    major_kinds = sum(info.major_kinds for info in infos)
+    if major_kinds >= 12 and sum(info.majors for info in infos) == 13:
+        # Thirteen distinct majors wait on any of them; twelve (one doubled) on the gap.
+        special.update(i for i in MAJOR_INDICES if major_kinds == 13 or not vector[i])
+    if seven_pairs and sum(info.pairs for info in infos) == 6:
+        special.update(i for i, held in enumerate(vector) if held % 2)
+    return sorted(special.union(found)) if special else found
+
+
+def group_waits(vector: Sequence[int], index: int) -> tuple[int, ...]:
+    """The kinds (count-vector indices) that would let the group of kind ``index`` split.
+
+    The group is the suit, or the honours, holding kind ``index``; it splits into sets
+    and the pair its size calls for.  For callers that know the other groups already
+    split, so only this one matters (the scorer's "filling the only place");
+    :func:`wait_indices` is the whole story.
+    """
+    group = GROUP_OF[index]
+    start, end = _GROUP_BOUNDS[group]
+    return _GROUP_KINDS[group](tuple(vector[start:end]))
+
+
+def group_splits(vector: Sequence[int], index: int) -> bool:
+    """Whether the group (suit or honours) of kind ``index`` splits as it is (see :func:`group_waits`)."""
+    group = GROUP_OF[index]
+    start, end = _GROUP_BOUNDS[group]
+    return _GROUP_INFO[group](tuple(vector[start:end])).splits
+
+
+class GroupInfo(NamedTuple):
+    """What :func:`wait_indices` needs of one group's counts (a suit's nine or the seven honours)."""
+
+    size: int  #: tiles held
+    splits: bool  #: they split into sets (and the pair their size calls for)
+    pairs: int  #: pairs held, four of a kind counting twice (seven pairs)
+    majors: int  #: major tiles held (Thirteen Unique Wonders)
+    major_kinds: int  #: distinct major kinds held
+
+
+def _group_tables(
+    start: int, splits: Callable[[Pattern], bool], major_ranks: Sequence[int]
+) -> tuple[Callable[[Pattern], GroupInfo], Callable[[Pattern], tuple[int, ...]]]:
+    """The memoised tables of the group whose counts start at ``start`` in a count vector.
+
+    The completing kinds take a split check per rank, so they have their own table,
+    filled only for the groups that can take the tile.
+    """
+
+    @cache
+    def info(pattern: Pattern) -> GroupInfo:
+        return GroupInfo(
+            sum(pattern),
+            splits(pattern),
+            sum(held // 2 for held in pattern),
+            sum(pattern[rank] for rank in major_ranks),
+            sum(1 for rank in major_ranks if pattern[rank]),
+        )
+
+    @cache
+    def kinds(pattern: Pattern) -> tuple[int, ...]:
+        if sum(pattern) % 3 == 0:
+            return ()  # 3k tiles and one more never split
         as_list = list(pattern)
+        found = []
         for rank in range(len(pattern)):
-            as_list[rank] += 1
-            if _group_splits(g, tuple(as_list)):
-                found.append(start + rank)
-            as_list[rank] -= 1
-    return found
+            # A tile with no other within two ranks can only be a lone tile.
+            if any(pattern[max(rank - 2, 0) : rank + 3]):
+                as_list[rank] += 1
+                if splits(tuple(as_list)):
+                    found.append(start + rank)
+                as_list[rank] -= 1
+        return tuple(found)
+
+    return info, kinds
+
+
+_bamboo_info, _bamboo_kinds = _group_tables(SUIT_STARTS[0], suit_splits, (0, 8))
+_character_info, _character_kinds = _group_tables(SUIT_STARTS[1], suit_splits, (0, 8))
+_circle_info, _circle_kinds = _group_tables(SUIT_STARTS[2], suit_splits, (0, 8))
+_honour_info, _honour_kinds = _group_tables(HONOURS_START, honours_split, range(7))
+#: By :data:`GROUP_OF` number: each group's slice of a count vector and its two tables.
+_GROUP_BOUNDS: Final = ((0, 9), (9, 18), (18, 27), (27, 34))
+_GROUP_INFO: Final = (_bamboo_info, _character_info, _circle_info, _honour_info)
+_GROUP_KINDS: Final = (_bamboo_kinds, _character_kinds, _circle_kinds, _honour_kinds)
 
 
 def can_complete(concealed: Sequence[Tile], sets_needed: int, pair_needed: bool, seven_pairs_left: int = 0) -> bool:

@@ -17,6 +17,8 @@ from mj.tiles import KINDS, NUM_KINDS, Tile, is_major
 SUIT_STARTS: Final = (0, 9, 18)
 #: Index of the first honour (East wind); the honours run to the end of the vector.
 HONOURS_START: Final = 27
+#: The group (0-2 the suits, 3 the honours) of each count-vector position.
+GROUP_OF: Final = tuple(min(i // 9, 3) for i in range(NUM_KINDS))
 #: Count-vector positions of the 13 major kinds (terminals and honours).
 MAJOR_INDICES: Final = tuple(i for i, t in enumerate(KINDS) if is_major(t))
 
