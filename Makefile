@@ -18,6 +18,7 @@ lint: venv
 	$(BIN)/ruff format --check src tests scripts
 	$(BIN)/mypy
 	$(BIN)/mypy scripts/record_original_games.py
+	$(BIN)/mypy scripts/compare_servers.py
 
 test: lint
 	$(BIN)/pytest -q

@@ -1,0 +1,7 @@
+"""``python -m mj.server``: the same as the ``mj-server`` command (used by the tests)."""
+
+import sys
+
+from mj.server.cli import main
+
+sys.exit(main())

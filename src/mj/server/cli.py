@@ -1,0 +1,251 @@
+"""The ``mj-server`` command line: the original's options (protocol.md §11.1), then serve one table.
+
+Options are checked before anything listens, so a mistyped value fails at once
+with a message and status 1 (the original's status for a bad option) instead of
+surfacing in the middle of a game. Files named by options (option file, wall
+file, saved game, log) are read or opened here too, for the same reason.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import signal
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Final, NoReturn
+
+from mj import tiles
+from mj.protocol import cmsg as C
+from mj.protocol.fields import ProtocolError
+from mj.protocol.framing import ENCODING, LineDecoder
+from mj.rules.options import GameOptions, OptionEntry
+from mj.server.address import DEFAULT_ADDRESS, Address, TcpAddress, parse_address
+from mj.server.logwriter import LogWriter
+from mj.server.saver import make_saver
+from mj.server.transport import Server
+from mj.table import LoadError, Table, TableSettings, save_file_name
+
+#: The original accepts at most four ``--auth-basic`` entries, one per seat.
+MAX_AUTH: Final = 4
+
+
+class _Parser(argparse.ArgumentParser):
+    """Exits with status 1 on a bad command line, as the original does (argparse would use 2)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.print_usage(sys.stderr)
+        self.exit(1, f"{self.prog}: error: {message}\n")
+
+
+def _natural(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must not be negative: {text!r}")
+    return value
+
+
+def _penalties(text: str) -> tuple[int, int, int]:
+    """``N1,N2,N3``; missing trailing values are 0, as the manual says."""
+    parts = text.split(",")
+    if len(parts) > 3:
+        raise argparse.ArgumentTypeError(f"at most three penalties: {text!r}")
+    try:
+        values = [int(p) for p in parts]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"penalties must be integers N1,N2,N3: {text!r}") from None
+    values += [0] * (3 - len(values))
+    return values[0], values[1], values[2]
+
+
+def _auth(text: str) -> tuple[int, str]:
+    """``ID:PASSWORD``; an empty password lets that id in without one."""
+    ident, sep, password = text.partition(":")
+    try:
+        player = int(ident)
+    except ValueError:
+        player = 0
+    if not sep or player <= 0:
+        raise argparse.ArgumentTypeError(f"expected ID:PASSWORD with a positive id: {text!r}")
+    return player, password
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="mj-server",
+        description="Unix Mah-Jong server (protocol 1110): one table for four players.",
+        allow_abbrev=False,
+    )
+    add = parser.add_argument
+    add("--server", "--address", dest="server", default=DEFAULT_ADDRESS, metavar="ADDRESS",
+        help="HOST:PORT (':PORT' = localhost) or a Unix socket path (default %(default)s)")  # fmt: skip
+    add("--timeout", type=_natural, default=15, metavar="SECONDS", help="claim time limit, 0 = none (default 15)")
+    add("--pause", type=_natural, default=0, metavar="DECISECONDS", help="minimum delay between tile movements")
+    add("--random-seats", action="store_true", help="seat players randomly")
+    add("--id-order-seats", action="store_true", help="seat players in increasing id order")
+    add("--disconnect-penalties", type=_penalties, default=(0, 0, 0), metavar="N1,N2,N3",
+        help="with --end-on-disconnect: penalty mid-hand, at the end of a hand, at the end of a round")  # fmt: skip
+    add("--end-on-disconnect", action="store_true", help="a disconnection ends the game gracefully")
+    add("--exit-on-disconnect", action="store_true", help="a disconnection makes the server quit")
+    add("--save-on-exit", action="store_true", help="save the game when quitting because of a disconnection")
+    add("--option-file", type=Path, metavar="FILE", help="GameOption lines applied to every new game")
+    add("--load-game", type=Path, metavar="FILE", help="resume a saved game (.mjs)")
+    add("--no-id-required", action="store_true", help="match unknown players to free seats when resuming")
+    add("--no-manager", action="store_true", help="nobody may change the game options")
+    add("--auth-basic", type=_auth, action="append", default=[], metavar="ID:PASSWORD",
+        help="only listed ids may connect, with that password (up to 4 times)")  # fmt: skip
+    add("--debug", action="store_true", help="enable debugging commands (SwapTile)")
+    add("--logfile", metavar="FILE", help="append a protocol log to FILE ('-' = standard output)")
+    add("--hand-history", action="store_true", help="write hand-NN.mjs after every settled hand")
+    add("--no-special-scores", action="store_true", help="flowers and seasons score nothing")
+    add("--seed", type=_natural, default=0, metavar="N", help="random seed (0 = from the clock)")
+    add("--wallfile", type=Path, metavar="FILE", help="use this wall for every hand (testing)")
+    add("--nohist", action="store_true", help="keep no hand history (no resumption in mid-hand)")
+    return parser
+
+
+def read_option_file(path: Path) -> tuple[OptionEntry, ...]:
+    """The ``GameOption`` entries of an option file (protocol.md §5.5).
+
+    The file holds controller messages framed as on the wire. Lines that are not
+    GameOption messages are skipped with a warning, as the original skips lines it
+    cannot apply; a missing final newline does not lose the last line.
+    """
+    text = path.read_bytes().decode(ENCODING)
+    if not text.endswith("\n"):
+        text += "\n"
+    entries: list[OptionEntry] = []
+    for number, line in enumerate(LineDecoder(max_line=1 << 30).feed(text.encode(ENCODING)), start=1):
+        if not line.strip():
+            continue
+        try:
+            message = C.decode(line)
+        except ProtocolError:
+            print(f"+W+ {path}:{number}: cannot decode {line!r}; line ignored", file=sys.stderr)
+            continue
+        if isinstance(message, C.GameOption):
+            entries.append(message.entry)
+        elif not isinstance(message, C.Comment):
+            print(f"+W+ {path}:{number}: only GameOption lines are applied; line ignored", file=sys.stderr)
+    return tuple(entries)
+
+
+def _wall_size(entries: Sequence[OptionEntry]) -> int:
+    """The wall size the options give (flowers or not), which a wall file must match."""
+    options = GameOptions()
+    for entry in entries:
+        options.apply_entry(entry)
+    return tiles.wall_size(options.flag("Flowers"))
+
+
+def build_settings(args: argparse.Namespace) -> TableSettings:
+    """The table's settings from parsed options; :class:`OSError` / :class:`ValueError` for bad files."""
+    if len(args.auth_basic) > MAX_AUTH:
+        raise ValueError(f"--auth-basic may be given at most {MAX_AUTH} times")
+    option_entries = read_option_file(args.option_file) if args.option_file else ()
+    wall = tiles.read_wall_file(args.wallfile, _wall_size(option_entries)) if args.wallfile else None
+    seed = args.seed or int(time.time())
+    return TableSettings(
+        timeout=args.timeout,
+        seed=seed,
+        wall_file=wall,
+        option_entries=option_entries,
+        random_seats=args.random_seats,
+        id_order_seats=args.id_order_seats,
+        no_manager=args.no_manager,
+        special_scores=not args.no_special_scores,
+        debug=args.debug,
+        end_on_disconnect=args.end_on_disconnect,
+        exit_on_disconnect=args.exit_on_disconnect,
+        save_on_exit=args.save_on_exit,
+        disconnect_penalties=args.disconnect_penalties,
+        no_id_required=args.no_id_required,
+        auth_basic=dict(args.auth_basic),
+        nohist=args.nohist,
+        hand_history=args.hand_history,
+        pause=args.pause,
+    )
+
+
+def _load_game(table: Table, path: Path) -> None:
+    """``--load-game``: the saved game becomes the table's; later saves default to its name."""
+    table.load(path.read_bytes().decode(ENCODING))
+    table.save_name = save_file_name(path.name)
+
+
+def say(text: str) -> None:
+    """Write to standard output at once; a reader that went away (xmj reads only the OK line) is no error."""
+    try:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # nobody listens any more: send the rest, and Python's final flush, to /dev/null
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except ValueError:
+        pass  # standard output was closed
+
+
+async def serve(table: Table, address: Address, announce: str, log: LogWriter | None) -> int:
+    """Listen, print ``OK: ADDRESS`` (§1.1), run the table; the exit status."""
+    server = Server(table, log)
+    try:
+        await server.start(address)
+    except OSError as exc:
+        say("FAILED: couldn't set up socket\n")
+        print(f"mj-server: {announce}: {exc}", file=sys.stderr)
+        return 1
+    bound = server.tcp_address
+    if isinstance(address, TcpAddress) and address.port == 0 and bound is not None:
+        announce = f"{address.host}:{bound.port}"  # port 0: say which port the system chose
+    say(f"OK: {announce}\n")
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(signum, server.stop)
+    return await server.run()
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        address = parse_address(args.server)
+    except ValueError as exc:
+        parser.error(f"argument --server: {exc}")
+    try:
+        settings = build_settings(args)
+    except (OSError, ValueError) as exc:
+        print(f"mj-server: {exc}", file=sys.stderr)
+        return 1
+    table = Table(settings, saver=make_saver(Path.cwd()))
+    if args.load_game is not None:
+        try:
+            _load_game(table, args.load_game)
+        except (OSError, LoadError) as exc:
+            print(f"mj-server: cannot load game from {args.load_game}: {exc}", file=sys.stderr)
+            return 1
+    try:
+        log = LogWriter.open(args.logfile) if args.logfile else None
+    except OSError as exc:
+        print(f"mj-server: cannot open log file {args.logfile}: {exc}", file=sys.stderr)
+        return 1
+    try:
+        status = asyncio.run(serve(table, address, args.server, log))
+    finally:
+        if log is not None:
+            log.close()
+    scores = table.final_scores()
+    if scores is not None:
+        say(scores if scores.endswith("\n") else scores + "\n")
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())

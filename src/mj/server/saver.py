@@ -1,0 +1,79 @@
+"""Save files (``SaveState``, ``--save-on-exit``, ``--hand-history``) in the server's directory.
+
+The table decides what to save and under which requested name; this module only
+chooses default names and writes files. Writes are atomic (a temporary file in
+the same directory, then :func:`os.replace`): a crash or a full disk mid-write
+leaves either the old file or the new one, never a truncated save that
+``--load-game`` would later choke on.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+from mj.protocol.framing import ENCODING
+from mj.table import Saver
+
+#: Default names are ``game-YYYY-MM-DD-N.mjs`` with N the first free digit (protocol.md §10.1).
+_DEFAULT_SLOTS = range(10)
+
+
+def default_name(directory: Path, today: datetime.date | None = None) -> str:
+    """``game-<date>-N.mjs`` for the first N of 0..9 not taken; 9 (overwritten) when all are."""
+    day = (today or datetime.date.today()).isoformat()
+    for n in _DEFAULT_SLOTS:
+        name = f"game-{day}-{n}.mjs"
+        if not (directory / name).exists():
+            return name
+    return f"game-{day}-{_DEFAULT_SLOTS[-1]}.mjs"
+
+
+def _current_umask() -> int:
+    """The process umask (only readable by setting it), for the mode the original gives saves."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def write_atomically(path: Path, data: bytes, mode: int) -> None:
+    """Replace ``path`` by a file holding ``data``, never leaving a partial file under that name."""
+    fd, temp_name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as file:
+            file.write(data)
+            file.flush()
+            os.fsync(file.fileno())
+        os.chmod(temp_name, mode)
+        os.replace(temp_name, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temp_name)
+        raise
+
+
+def make_saver(directory: Path) -> Saver:
+    """The table's :data:`~mj.table.Saver` writing into ``directory`` (the server's working directory).
+
+    Files get mode 0666 less the umask, as the original's ``fopen`` gives them (it
+    asked for 0777; nothing here is executable).
+    """
+    mode = 0o666 & ~_current_umask()
+
+    def save(requested: str, text: str) -> str | None:
+        name = requested or default_name(directory)
+        if not name or "/" in name or "\0" in name or name in (".", ".."):
+            print(f"+W+ refusing to save under the name {name!r}", file=sys.stderr)
+            return None
+        try:
+            write_atomically(directory / name, text.encode(ENCODING, errors="replace"), mode)
+        except OSError as exc:
+            print(f"+W+ unable to save state to {name}: {exc}", file=sys.stderr)
+            return None
+        return name
+
+    return save
