@@ -328,10 +328,13 @@ class Table:
         """Expand engine sends to connections in seat order, marking the logged copies."""
         game = self.game
         assert game is not None
+        where = {r.id: r.connection for r in self.players}
+        out = self._out
         for send in sends:
-            targets = game.seating if send.to is None else send.to
-            for player in targets:
-                self._deliver(self._connection_of(player), send.message, player in send.logged_for)
+            for player in game.seating if send.to is None else send.to:
+                connection = where.get(player)
+                if connection is not None:
+                    out.append(Delivery(connection, send.message, player in send.logged_for))
 
     def _play(self, sends: list[Send]) -> None:
         """Route what the game did, then what the table does at the end of a hand."""
