@@ -1,0 +1,35 @@
+"""Robot players: a seat's view, strategies by level, and a client for protocol-1110 servers.
+
+The pieces, each with one job:
+
+* :mod:`~mj.robot.view`: what one seat knows, rebuilt from the messages it receives;
+* :mod:`~mj.robot.strategy`: the decisions and the :class:`Strategy` protocol;
+* :mod:`~mj.robot.moves`, :mod:`~mj.robot.evaluate`, :mod:`~mj.robot.declare`: legal moves,
+  shanten/ukeire, and how to declare a hand after mah-jong;
+* :mod:`~mj.robot.levels`: the strategies (level 1: speed first);
+* :mod:`~mj.robot.agent`: :class:`Robot`, the protocol obligations without I/O (also
+  what an in-process arena drives);
+* :mod:`~mj.robot.client` and :mod:`~mj.robot.cli`: the ``mj-player`` program.
+"""
+
+from mj.robot.agent import Robot
+from mj.robot.levels import LevelOne, make_strategy
+from mj.robot.personality import Personality
+from mj.robot.strategy import Claim, ClaimKind, Declaration, KongKind, KongMove, Step, Strategy
+from mj.robot.view import Phase, SeatView
+
+__all__ = [
+    "Claim",
+    "ClaimKind",
+    "Declaration",
+    "KongKind",
+    "KongMove",
+    "LevelOne",
+    "Personality",
+    "Phase",
+    "Robot",
+    "SeatView",
+    "Step",
+    "Strategy",
+    "make_strategy",
+]

@@ -1,0 +1,627 @@
+"""What one seat knows about the game, rebuilt from the controller messages it receives.
+
+A robot must decide only from what a real client could know, so the view is fed
+exclusively with the messages the server sends to this seat (protocol.md §3): its own
+tiles arrive as real codes, everybody else's draws as ``--``. The same view serves the
+socket client and the in-process arena, which is why it never touches I/O and never
+looks at anything but :class:`~mj.protocol.cmsg.CMsg` values.
+
+The view keeps the course of a hand as the client sees it (§7): dealing until East
+holds 14 tiles and the others 13, the declaring turn passing on
+``PlayerDeclaresSpecial id --``, turns and claim windows during play, the
+declaration phase after mah-jong. It also counts the live wall the way the server
+builds it (§7.9), so that strategies can tell how close the end of the wall is.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any, Final
+
+from mj import tiles
+from mj.melds import KongOrigin, Meld, MeldKind, chow, kong, pair, pung, special
+from mj.protocol import cmsg as C
+from mj.protocol.fields import ChowPosition
+from mj.rules.classical.facts import WinSource
+from mj.rules.options import GameOptions
+from mj.tiles import BLANK, NUM_KINDS, Tile, kind_index
+
+#: Tiles dealt at the start of a hand: 13 to each seat and a 14th to East.
+DEAL_SIZE: Final = 4 * 13 + 1
+#: How far the claimed tile sits from the lowest tile of the chow, by position (§2.4).
+CHOW_OFFSET: Final = {ChowPosition.LOWER: 0, ChowPosition.MIDDLE: 1, ChowPosition.UPPER: 2}
+
+
+_ClaimMessage = C.PlayerClaimsChow | C.PlayerClaimsPung | C.PlayerClaimsKong | C.PlayerClaimsMahJong
+
+
+class Phase(Enum):
+    """Where the hand stands, as far as a client can tell."""
+
+    BETWEEN_HANDS = "between hands"
+    DEALING = "dealing"
+    DECLARING = "declaring specials"
+    PLAYING = "playing"
+    MAHJONGING = "declaring the hands"
+
+
+@dataclass(frozen=True, slots=True)
+class Pending:
+    """A tile others may claim: a discard, or a kong being made (which may be robbed)."""
+
+    who: int
+    tile: Tile
+    serial: int
+    #: None for a discard; for a kong, how it is being made.
+    kong: KongOrigin | None = None
+
+
+@dataclass(slots=True)
+class PlayerState:
+    """What is public about one player (and, for the viewer, nothing more)."""
+
+    id: int
+    name: str = ""
+    melds: list[Meld] = field(default_factory=list)
+    #: Discards still lying on the table (a claimed discard moves into the claimer's set).
+    discards: list[Tile] = field(default_factory=list)
+    specials: list[Tile] = field(default_factory=list)
+    #: Number of concealed tiles held.
+    concealed: int = 0
+    calling: bool = False
+    #: Tiles revealed by ShowTiles (or on a wash-out), None until then.
+    shown: tuple[Tile, ...] | None = None
+    hand_score: int | None = None
+
+    def new_hand(self) -> None:
+        self.melds = []
+        self.discards = []
+        self.specials = []
+        self.concealed = 0
+        self.calling = False
+        self.shown = None
+        self.hand_score = None
+
+    @property
+    def sets(self) -> int:
+        """Declared chows, pungs and kongs (pairs and special hands are not sets)."""
+        return sum(1 for m in self.melds if m.kind in (MeldKind.CHOW, MeldKind.PUNG, MeldKind.KONG))
+
+
+@dataclass(frozen=True, slots=True)
+class HandResult:
+    """How a hand ended, for statistics: who won, who fed the winning tile, the payments."""
+
+    hand: int
+    winner: int | None
+    #: The player whose discard (or kong) gave the winning tile; None for a win from the wall.
+    fed_by: int | None
+    #: Change of each player's score (by id); empty for a wash-out.
+    deltas: dict[int, int]
+    washout_reason: str = ""
+    #: Live tiles left in the wall at the end, as the view counted them.
+    live_tiles: int = 0
+
+
+class SeatView:
+    """One seat's knowledge of the game, updated by :meth:`apply` with every message it receives."""
+
+    def __init__(self, my_id: int = 0) -> None:
+        self.my_id = my_id
+        self.players: dict[int, PlayerState] = {}
+        #: Player ids by seat, East first (rotated at every NewHand).
+        self.seats: list[int] = []
+        self.prevailing: Tile = tiles.EAST_WIND
+        self.hands_as_east = 0
+        self.firsteast = 0
+        self.protocol = 1110
+        self.scores: dict[int, int] = {}
+        self.options = GameOptions()
+        # The server reports every option when the game starts; until then assume a
+        # game as the server creates it, which switches DeadWall16 off (§6.2).
+        self.options.set_value("DeadWall16", 0)
+        self.hand_no = 0
+        self.results: list[HandResult] = []
+        self.game_over = False
+        #: False until StartPlay, and again after StopPlay or a rejoining Game message.
+        self.active = False
+        #: A server pause is open: no discards until every player has sent Ready.
+        self.paused = False
+        #: Players marked ready in the current pause (the exempt one included).
+        self.ready: set[int] = set()
+        #: PlayerReady messages seen so far (a fixed server may really pause on a
+        #: player's RequestPause, and a refused move is then retried after them).
+        self.readies_seen = 0
+        self._new_hand_state()
+
+    def _new_hand_state(self) -> None:
+        self.phase = Phase.BETWEEN_HANDS
+        #: Own concealed tiles in the order received (specials included until declared).
+        self.concealed: list[Tile] = []
+        #: Seat (0 = East) whose turn it is to declare specials.
+        self.declarer = 0
+        #: Player who must act (draws, claims implemented); None while a discard is open.
+        self.turn: int | None = None
+        #: The open claim window (discard) or robbing window (kong).
+        self.pending: Pending | None = None
+        #: The last discard made (claim windows close, this stays until the next one).
+        self.last_discard: Pending | None = None
+        self.last_drawn: Tile | None = None
+        #: Own last tile came from a claimed discard: no specials or closed kongs now.
+        self.after_claim = False
+        #: (discarder, serial, no choice) of every discard the server called dangerous.
+        self.dangerous: list[tuple[int, int, bool]] = []
+        #: Claims lodged on the open tile, by player: "chow", "pung", "kong" or "mah-jong".
+        self.claims: dict[int, str] = {}
+        #: Reasons given for this seat's claims that failed (ClaimDenied).
+        self.denied: list[str] = []
+        self.winner: int | None = None
+        self.win_tile: Tile = BLANK
+        self.win_source: WinSource | None = None
+        #: The tile the winner must declare first (claimed discard or robbed kong).
+        self.winner_pending: Tile | None = None
+        self.fed_by: int | None = None
+        #: Number of the winner's sets exposed before going out.
+        self.melds_at_win = 0
+        #: The winner's hand has been declared and scored: losers may now show theirs.
+        self.winner_scored = False
+        self._deal_draws = 0
+        self._last_source = WinSource.WALL
+        wall = tiles.wall_size(self.options.flag("Flowers"))
+        if self.options.flag("DeadWall16"):
+            dead, self._replenish, self._no_dead_wall = 16, False, False
+        elif self.options.flag("DeadWall"):
+            dead, self._replenish, self._no_dead_wall = 14, True, False
+        else:
+            dead, self._replenish, self._no_dead_wall = 0, False, True
+        self._live_end = wall - dead
+        self._dead_left = dead
+        self._drawn_live = 0
+        for player in self.players.values():
+            player.new_hand()
+
+    # -- queries
+
+    def player(self, pid: int) -> PlayerState:
+        state = self.players.get(pid)
+        if state is None:
+            state = self.players[pid] = PlayerState(pid)
+        return state
+
+    @property
+    def me(self) -> PlayerState:
+        return self.player(self.my_id)
+
+    @property
+    def melds(self) -> list[Meld]:
+        """Own declared sets (exposed during play and, later, declared for scoring)."""
+        return self.me.melds
+
+    @property
+    def specials(self) -> list[Tile]:
+        return self.me.specials
+
+    @property
+    def declared_sets(self) -> int:
+        return self.me.sets
+
+    def seat_of(self, pid: int) -> int:
+        """Seat number (0 = East) of a player, -1 if not seated."""
+        return self.seats.index(pid) if pid in self.seats else -1
+
+    @property
+    def my_seat(self) -> int:
+        return self.seat_of(self.my_id)
+
+    @property
+    def own_wind(self) -> Tile:
+        return tiles.WINDS[self.my_seat] if self.my_seat >= 0 else tiles.EAST_WIND
+
+    @property
+    def east(self) -> int:
+        return self.seats[0] if self.seats else 0
+
+    def left_of(self, pid: int) -> bool:
+        """Whether ``pid`` plays just before this seat (only its discards may be chowed)."""
+        seat = self.seat_of(pid)
+        return seat >= 0 and (seat + 1) % 4 == self.my_seat
+
+    @property
+    def tiles_held(self) -> int:
+        """Own concealed tiles (specials included) plus three per declared set.
+
+        14 means "my move" (13 for the other seats while declaring specials); one
+        less means a replacement tile is owed.
+        """
+        return len(self.concealed) + 3 * self.declared_sets
+
+    @property
+    def live_tiles(self) -> int:
+        """Tiles left in the live wall (exact as long as the options are known)."""
+        return max(0, self._live_end - self._drawn_live)
+
+    @property
+    def seven_pairs(self) -> bool:
+        return self.options.flag("SevenPairs")
+
+    def visible_counts(self) -> list[int]:
+        """Tiles of each kind anybody can see: discards on the table and all declared sets."""
+        vector = [0] * NUM_KINDS
+        for player in self.players.values():
+            for tile in player.discards:
+                vector[kind_index(tile)] += 1
+            for meld in player.melds:
+                for tile in meld.tiles:
+                    if tile != BLANK and not tiles.is_special(tile):
+                        vector[kind_index(tile)] += 1
+        return vector
+
+    def unseen_counts(self) -> list[int]:
+        """Copies of each kind this seat has not seen: in the wall or in others' hands."""
+        vector = self.visible_counts()
+        for tile in self.concealed:
+            if not tiles.is_special(tile) and tile != BLANK:
+                vector[kind_index(tile)] += 1
+        return [max(0, 4 - seen) for seen in vector]
+
+    def discarded_counts(self) -> list[int]:
+        """Copies of each kind lying in the discards (the end-of-wall danger looks at these)."""
+        vector = [0] * NUM_KINDS
+        for player in self.players.values():
+            for tile in player.discards:
+                vector[kind_index(tile)] += 1
+        return vector
+
+    # -- updating
+
+    def apply(self, msg: C.CMsg) -> None:
+        """Take one controller message into account; unknown kinds change nothing."""
+        handler = _HANDLERS.get(type(msg))
+        if handler is not None:
+            handler(self, msg)
+
+    def _connect_reply(self, msg: C.ConnectReply) -> None:
+        if msg.id:
+            self.my_id = msg.id
+
+    def _player_msg(self, msg: C.Player) -> None:
+        if msg.name:
+            self.player(msg.id).name = msg.name
+        else:
+            self.players.pop(msg.id, None)
+
+    def _game(self, msg: C.Game) -> None:
+        self.seats = [msg.east, msg.south, msg.west, msg.north]
+        self.prevailing = msg.round
+        self.hands_as_east = msg.hands_as_east
+        self.firsteast = msg.firsteast
+        self.protocol = msg.protversion
+        scores = (msg.east_score, msg.south_score, msg.west_score, msg.north_score)
+        self.scores = dict(zip(self.seats, scores, strict=True))
+        for pid in self.seats:
+            self.player(pid)
+        # A rejoining player is sent the hand's history next; nothing is acted on
+        # until the StartPlay that follows it.
+        self.active = False
+        self._new_hand_state()
+
+    def _game_option(self, msg: C.GameOption) -> None:
+        self.options.apply_entry(msg.entry)
+
+    def _new_round(self, msg: C.NewRound) -> None:
+        self.prevailing = msg.wind
+
+    def _new_hand(self, msg: C.NewHand) -> None:
+        if msg.east in self.seats:
+            start = self.seats.index(msg.east)
+            if start:
+                self.hands_as_east = 0
+            self.seats = self.seats[start:] + self.seats[:start]
+        self.hand_no += 1
+        self._new_hand_state()
+        self.phase = Phase.DEALING
+
+    def _start_play(self, _: C.StartPlay) -> None:
+        self.active = True
+
+    def _stop_play(self, _: C.StopPlay) -> None:
+        self.active = False
+
+    def _pause(self, msg: C.Pause) -> None:
+        # A player's RequestPause is announced but does not really pause the original
+        # server (protocol.md §16 item 4), so only the server's own pauses block play.
+        if msg.requestor == 0:
+            self.paused = True
+            self.ready = {msg.exempt} if msg.exempt else set()
+
+    def _player_ready(self, msg: C.PlayerReady) -> None:
+        self.readies_seen += 1
+        self.ready.add(msg.id)
+        if self.paused and len(self.seats) == 4 and all(pid in self.ready for pid in self.seats):
+            self.paused = False
+
+    def _received(self, pid: int, tile: Tile, source: WinSource) -> None:
+        player = self.player(pid)
+        player.concealed += 1
+        if pid == self.my_id:
+            self.concealed.append(tile)
+            self.last_drawn = tile
+            self.after_claim = False
+            self._last_source = source
+        if self.phase is Phase.PLAYING:
+            self.turn = pid
+            self.pending = None
+
+    def _draws(self, msg: C.PlayerDraws) -> None:
+        self._drawn_live += 1
+        self._received(msg.id, msg.tile, WinSource.WALL)
+        if self.phase is Phase.DEALING:
+            self._deal_draws += 1
+            if self._deal_draws == DEAL_SIZE:
+                self.phase = Phase.DECLARING
+                self.declarer = 0
+
+    def _draws_loose(self, msg: C.PlayerDrawsLoose) -> None:
+        if self._no_dead_wall:
+            self._live_end -= 1
+        else:
+            self._dead_left -= 1
+            if self._replenish and self._dead_left < 13:
+                self._live_end -= 2
+                self._dead_left += 2
+        self.pending = None
+        self._received(msg.id, msg.tile, WinSource.LOOSE)
+
+    def _remove_own(self, tile: Tile, n: int = 1) -> None:
+        for _ in range(n):
+            if tile in self.concealed:
+                self.concealed.remove(tile)
+            elif BLANK in self.concealed:
+                self.concealed.remove(BLANK)
+
+    def _lose(self, pid: int, tile_list: tuple[Tile, ...]) -> None:
+        """``pid`` takes these tiles out of the concealed hand."""
+        self.player(pid).concealed -= len(tile_list)
+        if pid == self.my_id:
+            for tile in tile_list:
+                self._remove_own(tile)
+
+    def _declares_special(self, msg: C.PlayerDeclaresSpecial) -> None:
+        if msg.tile == BLANK:
+            if self.phase is Phase.DECLARING:
+                self.declarer += 1
+                if self.declarer == 4:
+                    # The server now pauses "to start play" with East exempt (§7.3): hold
+                    # every action until that pause is over.
+                    self.phase = Phase.PLAYING
+                    self.turn = self.east
+                    self.paused = True
+                    self.ready = {self.east}
+            return
+        self._lose(msg.id, (msg.tile,))
+        self.player(msg.id).specials.append(msg.tile)
+
+    def _discards(self, msg: C.PlayerDiscards) -> None:
+        player = self.player(msg.id)
+        self._lose(msg.id, (msg.tile,))
+        player.discards.append(msg.tile)
+        player.calling = player.calling or msg.calling
+        self.pending = self.last_discard = Pending(msg.id, msg.tile, msg.discard)
+        self.claims = {}
+        self.turn = None
+        if msg.id == self.my_id:
+            self.last_drawn = None
+
+    def _take_discard(self) -> Tile:
+        """The open discard leaves the discarder's pile (claimed, or used to go out)."""
+        taken = self.pending if self.pending is not None else self.last_discard
+        self.pending = None
+        if taken is None:
+            return BLANK
+        pile = self.player(taken.who).discards
+        if pile and pile[-1] == taken.tile:
+            pile.pop()
+        return taken.tile
+
+    def _claimed(self, pid: int, meld: Meld, from_hand: tuple[Tile, ...]) -> None:
+        """A set made with the open discard (or, after mah-jong, the winner's pending tile)."""
+        if self.phase is Phase.MAHJONGING:
+            self.winner_pending = None
+            if self.win_source is WinSource.DISCARD:
+                self._take_discard()
+        else:
+            self._take_discard()
+            self.turn = pid
+            if pid == self.my_id:
+                self.after_claim = True
+                self.last_drawn = None
+        self._lose(pid, from_hand)
+        self.player(pid).melds.append(meld)
+
+    def _pungs(self, msg: C.PlayerPungs) -> None:
+        self._claimed(msg.id, pung(msg.tile, False), (msg.tile, msg.tile))
+
+    def _kongs(self, msg: C.PlayerKongs) -> None:
+        self._claimed(msg.id, kong(msg.tile, KongOrigin.CLAIMED), (msg.tile,) * 3)
+
+    def _chows(self, msg: C.PlayerChows) -> None:
+        if msg.cpos is ChowPosition.ANYPOS:
+            return  # "your AnyPos claim won, say which chow": nothing is made yet
+        low = msg.tile - CHOW_OFFSET[msg.cpos]
+        others = tuple(t for t in (low, low + 1, low + 2) if t != msg.tile)
+        self._claimed(msg.id, chow(low, False), others)
+
+    def _pairs(self, msg: C.PlayerPairs) -> None:
+        self._claimed(msg.id, pair(msg.tile, False), (msg.tile,))
+
+    def _special_set(self, msg: C.PlayerSpecialSet) -> None:
+        held = tuple(tiles.parse_many(msg.tiles))
+        self._claimed(msg.id, special((*held, msg.tile), False), held)
+
+    def _forms(self, pid: int, meld: Meld) -> None:
+        self._lose(pid, meld.tiles)
+        self.player(pid).melds.append(meld)
+
+    def _forms_pung(self, msg: C.PlayerFormsClosedPung) -> None:
+        self._forms(msg.id, pung(msg.tile, True))
+
+    def _forms_chow(self, msg: C.PlayerFormsClosedChow) -> None:
+        self._forms(msg.id, chow(msg.tile, True))
+
+    def _forms_pair(self, msg: C.PlayerFormsClosedPair) -> None:
+        self._forms(msg.id, pair(msg.tile, True))
+
+    def _forms_special(self, msg: C.PlayerFormsClosedSpecialSet) -> None:
+        self._forms(msg.id, special(tuple(tiles.parse_many(msg.tiles)), True))
+
+    def _closed_kong(self, msg: C.PlayerDeclaresClosedKong) -> None:
+        self._lose(msg.id, (msg.tile,) * 4)
+        self.player(msg.id).melds.append(kong(msg.tile, KongOrigin.CONCEALED))
+        self.pending = Pending(msg.id, msg.tile, msg.discard, KongOrigin.CONCEALED)
+        self.claims = {}
+
+    def _adds_to_pung(self, msg: C.PlayerAddsToPung) -> None:
+        self._lose(msg.id, (msg.tile,))
+        melds = self.player(msg.id).melds
+        for i, meld in enumerate(melds):
+            if meld.kind is MeldKind.PUNG and meld.tile == msg.tile and not meld.concealed:
+                melds[i] = kong(msg.tile, KongOrigin.ANNEXED)
+                break
+        self.pending = Pending(msg.id, msg.tile, msg.discard, KongOrigin.ANNEXED)
+        self.claims = {}
+        if msg.id == self.my_id:
+            self.after_claim = False
+
+    def _robs_kong(self, msg: C.PlayerRobsKong) -> None:
+        robbed = self.pending
+        self.pending = None
+        fed_by = None
+        if robbed is not None and robbed.kong is not None:
+            fed_by = robbed.who
+            melds = self.player(robbed.who).melds
+            for i, meld in enumerate(melds):
+                if meld.kind is MeldKind.KONG and meld.tile == msg.tile:
+                    melds[i] = pung(msg.tile, robbed.kong is KongOrigin.CONCEALED)
+                    break
+        self._goes_out(msg.id, msg.tile, WinSource.ROBBED_KONG, msg.tile, fed_by)
+
+    def _mahjongs(self, msg: C.PlayerMahJongs) -> None:
+        if msg.tile == BLANK and self.pending is not None and self.pending.kong is None:
+            discard = self.pending
+            self._goes_out(msg.id, discard.tile, WinSource.DISCARD, discard.tile, discard.who)
+            return
+        # From the wall (or East's dealt hand, announced with the blank of §16 item 9).
+        source = self._last_source if msg.id == self.my_id else WinSource.WALL
+        self._goes_out(msg.id, msg.tile, source, None, None)
+
+    def _goes_out(self, pid: int, tile: Tile, source: WinSource, pending: Tile | None, fed_by: int | None) -> None:
+        self.phase = Phase.MAHJONGING
+        self.turn = None
+        self.pending = None
+        self.winner = pid
+        self.win_tile = tile
+        self.win_source = source
+        self.winner_pending = pending
+        self.fed_by = fed_by
+        self.melds_at_win = len(self.player(pid).melds)
+
+    def _shows(self, msg: C.PlayerShowsTiles) -> None:
+        shown = tuple(tiles.parse_many(msg.tiles))
+        player = self.player(msg.id)
+        player.shown = shown
+        player.concealed = 0
+        if msg.id == self.my_id:
+            self.concealed = []
+
+    def _hand_score(self, msg: C.HandScore) -> None:
+        self.player(msg.id).hand_score = msg.score
+        if msg.id == self.winner:
+            self.winner_scored = True
+
+    def _settlement(self, msg: C.Settlement) -> None:
+        changes = (msg.east, msg.south, msg.west, msg.north)
+        deltas = dict(zip(self.seats, changes, strict=False))
+        for pid, delta in deltas.items():
+            self.scores[pid] = self.scores.get(pid, 0) + delta
+        self.results.append(HandResult(self.hand_no, self.winner, self.fed_by, deltas, "", self.live_tiles))
+        if self.winner is not None and self.winner == self.east:
+            self.hands_as_east += 1
+        self.phase = Phase.BETWEEN_HANDS
+
+    def _washout(self, msg: C.WashOut) -> None:
+        self.results.append(HandResult(self.hand_no, None, None, {}, msg.reason, self.live_tiles))
+        self.phase = Phase.BETWEEN_HANDS
+        self.pending = None
+        self.turn = None
+
+    def _claims(
+        self, msg: C.PlayerClaimsChow | C.PlayerClaimsPung | C.PlayerClaimsKong | C.PlayerClaimsMahJong
+    ) -> None:
+        if self.pending is not None and self.pending.serial == msg.discard:
+            self.claims[msg.id] = _CLAIM_WORDS[type(msg)]
+
+    def _claim_denied(self, msg: C.ClaimDenied) -> None:
+        self.denied.append(msg.reason)
+
+    def _dangerous(self, msg: C.DangerousDiscard) -> None:
+        self.dangerous.append((msg.id, msg.discard, msg.nochoice))
+
+    def _game_over(self, _: C.GameOver) -> None:
+        self.game_over = True
+
+    def _swap_tile(self, msg: C.SwapTile) -> None:
+        if msg.id == self.my_id:
+            self._remove_own(msg.oldtile)
+            self.concealed.append(msg.newtile)
+
+
+_CLAIM_WORDS: Final[dict[type[C.CMsg], str]] = {
+    C.PlayerClaimsChow: "chow",
+    C.PlayerClaimsPung: "pung",
+    C.PlayerClaimsKong: "kong",
+    C.PlayerClaimsMahJong: "mah-jong",
+}
+
+_HANDLERS: Final[dict[type[C.CMsg], Callable[[SeatView, Any], None]]] = {
+    C.ConnectReply: SeatView._connect_reply,
+    C.Player: SeatView._player_msg,
+    C.Game: SeatView._game,
+    C.GameOption: SeatView._game_option,
+    C.NewRound: SeatView._new_round,
+    C.NewHand: SeatView._new_hand,
+    C.StartPlay: SeatView._start_play,
+    C.StopPlay: SeatView._stop_play,
+    C.Pause: SeatView._pause,
+    C.PlayerReady: SeatView._player_ready,
+    C.PlayerDraws: SeatView._draws,
+    C.PlayerDrawsLoose: SeatView._draws_loose,
+    C.PlayerDeclaresSpecial: SeatView._declares_special,
+    C.PlayerDiscards: SeatView._discards,
+    C.PlayerPungs: SeatView._pungs,
+    C.PlayerKongs: SeatView._kongs,
+    C.PlayerChows: SeatView._chows,
+    C.PlayerPairs: SeatView._pairs,
+    C.PlayerSpecialSet: SeatView._special_set,
+    C.PlayerFormsClosedPung: SeatView._forms_pung,
+    C.PlayerFormsClosedChow: SeatView._forms_chow,
+    C.PlayerFormsClosedPair: SeatView._forms_pair,
+    C.PlayerFormsClosedSpecialSet: SeatView._forms_special,
+    C.PlayerDeclaresClosedKong: SeatView._closed_kong,
+    C.PlayerAddsToPung: SeatView._adds_to_pung,
+    C.PlayerRobsKong: SeatView._robs_kong,
+    C.PlayerMahJongs: SeatView._mahjongs,
+    C.PlayerShowsTiles: SeatView._shows,
+    C.HandScore: SeatView._hand_score,
+    C.Settlement: SeatView._settlement,
+    C.WashOut: SeatView._washout,
+    C.DangerousDiscard: SeatView._dangerous,
+    C.PlayerClaimsChow: SeatView._claims,
+    C.PlayerClaimsPung: SeatView._claims,
+    C.PlayerClaimsKong: SeatView._claims,
+    C.PlayerClaimsMahJong: SeatView._claims,
+    C.ClaimDenied: SeatView._claim_denied,
+    C.GameOver: SeatView._game_over,
+    C.SwapTile: SeatView._swap_tile,
+}
