@@ -2,7 +2,6 @@
 VENV     := .venv
 BIN      := $(VENV)/bin
 STAMP    := $(VENV)/.installed
-PLAY_LOG ?= tests/data/original/seed1001-default.log.gz
 
 .PHONY: venv test lint play clean
 
@@ -24,7 +23,7 @@ test: lint
 	$(BIN)/pytest -q
 
 play: venv
-	$(BIN)/mj replay --verbose $(PLAY_LOG)
+	$(BIN)/mj play
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

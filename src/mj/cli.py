@@ -1,13 +1,15 @@
-"""The ``mj`` command: replay and bench (and, as they arrive, play and arena)."""
+"""The ``mj`` command: play, replay and bench (and, as it arrives, arena)."""
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
 from mj import bench
 from mj.narrate import Narrator
+from mj.play import default_address, play
 from mj.replay import ReplayError, read_entries, replay
 
 
@@ -47,6 +49,11 @@ def _add_bench(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         parser.set_defaults(run=module.run)
 
 
+def _play(args: argparse.Namespace) -> int:
+    extra = [a for a in args.server_args if a != "--"]
+    return play(args.server or default_address(), args.name, args.client, args.level, extra)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="mj", description="Mah-Jong: rules engine, server, robots, client.")
     commands = parser.add_subparsers(dest="command", required=True)
@@ -55,6 +62,18 @@ def main(argv: list[str] | None = None) -> int:
     rp.add_argument("-v", "--verbose", action="store_true", help="print each hand's play and scoring")
     rp.set_defaults(run=_replay)
     _add_bench(commands)
+    pp = commands.add_parser("play", help="a local game: our server, three robots and a seat for you")
+    pp.add_argument("--server", default=None, help="address for the server (default: a private Unix socket)")
+    pp.add_argument("--name", default=os.environ.get("USER", "Player"), help="your name at the table")
+    pp.add_argument(
+        "--client",
+        choices=("auto", "xmj", "none"),
+        default="auto",
+        help="your client: xmj when a display is available (auto), or none: wait for one to connect",
+    )
+    pp.add_argument("--level", type=int, choices=(1, 2, 3), default=1, help="the robots' level")
+    pp.add_argument("server_args", nargs=argparse.REMAINDER, help="after --: more mj-server options")
+    pp.set_defaults(run=_play)
     args = parser.parse_args(argv)
     return int(args.run(args))
 

@@ -1,0 +1,40 @@
+"""``mj play`` (the README's main command) starts a whole local game around the person's seat."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+from conftest import ORIGINAL_PLAYER, require_original
+
+
+def test_a_local_game_runs_to_the_end_with_someone_in_the_free_seat(tmp_path: Path) -> None:
+    require_original(ORIGINAL_PLAYER)
+    sock = tmp_path / "play.sock"
+    play = subprocess.Popen(
+        [sys.executable, "-m", "mj.cli", "play", "--client", "none", "--server", str(sock), "--name", "Guest",
+         "--", "--timeout", "0", "--seed", "5", "--exit-on-disconnect"],
+        stdout=subprocess.PIPE,
+        text=True,
+    )  # fmt: skip
+    person = None
+    try:
+        assert play.stdout is not None
+        banner = [play.stdout.readline() for _ in range(2)]
+        assert "your seat is waiting" in banner[0]
+        assert f"--server {sock}" in banner[1]
+        # an original robot stands in for the person at the free seat
+        person = subprocess.Popen([ORIGINAL_PLAYER, "--server", str(sock), "--name", "Guest"])
+        assert person.wait(timeout=120) == 0  # the robot leaves at GameOver
+        assert play.wait(timeout=30) == 0
+    finally:
+        for process in (person, play):
+            if process is not None and process.poll() is None:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(process.pid, signal.SIGKILL)
+                process.wait()
+    assert not sock.exists()
