@@ -17,7 +17,7 @@ lint: venv
 	$(BIN)/ruff format --check src tests scripts
 	$(BIN)/mypy
 	$(BIN)/mypy scripts/record_original_games.py
-	$(BIN)/mypy scripts/compare_servers.py scripts/robot_games.py
+	$(BIN)/mypy scripts/compare_servers.py scripts/robot_games.py scripts/tournament.py
 
 test: lint
 	$(BIN)/pytest -q

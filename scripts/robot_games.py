@@ -24,277 +24,27 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import os
-import signal
 import statistics
 import sys
 import tempfile
-import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 
-from mj.logfile import read_log
-from mj.protocol import ProtocolError
-from mj.protocol import cmsg as C
-from mj.protocol import pmsg as P
-from mj.robot.agent import Robot
-from mj.robot.client import Client, ClientConfig
-from mj.robot.levels import make_strategy
-from mj.robot.view import SeatView
-from mj.tiles import BLANK
+from mj.robot.games import (
+    OUR_CONNECTION,
+    OUR_ID,
+    PLAYER,
+    SERVER,
+    GameReport,
+    LogSummary,
+    parse_seeds,
+    play_game,
+    summarize_log,
+)
+from mj.robot.levels import DEFAULT_LEVEL
 
-SERVER = "/usr/games/mj-server"
-PLAYER = "/usr/games/mj-player"
-#: Our robot connects first, so it gets id 1 on connection slot 1.
-OUR_ID = 1
-OUR_CONNECTION = 1
-
-
-@dataclass
-class LogSummary:
-    """What the server log says about one game, from our robot's point of view."""
-
-    hands: int = 0
-    washouts: int = 0
-    wins: int = 0
-    deal_ins: int = 0
-    #: Final cumulative score of each player id.
-    scores: dict[int, int] = field(default_factory=dict)
-    #: Error lines the server sent to our connection.
-    errors: list[str] = field(default_factory=list)
-    game_over: bool = False
-    #: Answers we sent to each discard or robbable kong of another player, by (hand, serial):
-    #: the protocol wants exactly one each.
-    answers: dict[tuple[int, int], int] = field(default_factory=dict)
-
-    @property
-    def misanswered(self) -> int:
-        """Windows we answered more or less than once."""
-        return sum(1 for n in self.answers.values() if n != 1)
-
-
-@dataclass
-class GameReport:
-    seed: int
-    ok: bool
-    message: str
-    seconds: float
-    summary: LogSummary
-    #: (move keyword, seconds) per decision of our robot (in-process runs only).
-    decisions: list[tuple[str, float]] = field(default_factory=list)
-    #: Our robot's own view at the end (in-process runs only).
-    view: SeatView | None = None
-
-    @property
-    def score(self) -> int:
-        return self.summary.scores.get(OUR_ID, 0)
-
-
-def summarize_log(path: Path, our_id: int = OUR_ID, our_connection: int = OUR_CONNECTION) -> LogSummary:
-    """Hands, our wins and deal-ins, scores and errors, read from a server ``--logfile``.
-
-    Broadcasts appear once in the log (as sent to the East of the moment), so each
-    discard, mah-jong and settlement is counted once.
-    """
-    summary = LogSummary()
-    seats: list[int] = []
-    last_discarder = 0
-    last_konger = 0
-    for entry in read_log(path):
-        if entry.text is None:
-            continue
-        if entry.direction == "<":
-            if entry.connection == our_connection:
-                _count_answer(summary, entry.text)
-            continue
-        if entry.connection == our_connection and entry.text.startswith("Error"):
-            summary.errors.append(entry.text)
-        try:
-            msg = C.decode(entry.text)
-        except ProtocolError:
-            continue
-        if isinstance(msg, _OPEN_TILE) and msg.id != our_id:
-            summary.answers.setdefault((summary.hands, msg.discard), 0)
-        match msg:
-            case C.Game() if not seats:
-                seats = [msg.east, msg.south, msg.west, msg.north]
-                summary.scores = dict.fromkeys(seats, 0)
-            case C.NewHand(east=east) if east in seats:
-                start = seats.index(east)
-                seats = seats[start:] + seats[:start]
-                summary.hands += 1
-            case C.PlayerDiscards(id=pid):
-                last_discarder = pid
-            case C.PlayerDeclaresClosedKong(id=pid) | C.PlayerAddsToPung(id=pid):
-                last_konger = pid
-            case C.PlayerMahJongs(id=pid, tile=tile):
-                summary.wins += pid == our_id
-                summary.deal_ins += tile == BLANK and last_discarder == our_id and pid != our_id
-            case C.PlayerRobsKong(id=pid):
-                summary.wins += pid == our_id
-                summary.deal_ins += last_konger == our_id and pid != our_id
-            case C.WashOut():
-                summary.washouts += 1
-            case C.Settlement():
-                for pid, delta in zip(seats, (msg.east, msg.south, msg.west, msg.north), strict=True):
-                    summary.scores[pid] += delta
-            case C.GameOver():
-                summary.game_over = True
-    return summary
-
-
-#: The messages that open a window every other player must answer.
-_OPEN_TILE = C.PlayerDiscards | C.PlayerDeclaresClosedKong | C.PlayerAddsToPung
-
-
-def _count_answer(summary: LogSummary, line: str) -> None:
-    """Count a line we sent if it answers a discard or kong (its serial is not 0)."""
-    try:
-        sent = P.decode(line)
-    except ProtocolError:
-        return
-    if isinstance(sent, P.NoClaim | P.Chow | P.Pung | P.Kong | P.MahJong) and sent.discard:
-        key = (summary.hands, sent.discard)
-        summary.answers[key] = summary.answers.get(key, 0) + 1
-
-
-async def _wait_for_text(path: Path, needle: str, deadline: float) -> bool:
-    while time.monotonic() < deadline:
-        with contextlib.suppress(FileNotFoundError):
-            if needle in path.read_text(encoding="latin-1"):
-                return True
-        await asyncio.sleep(0.02)
-    return False
-
-
-def _kill(proc: asyncio.subprocess.Process) -> None:
-    """End one process we started, by its PID."""
-    if proc.returncode is None:
-        with contextlib.suppress(ProcessLookupError):
-            os.kill(proc.pid, signal.SIGKILL)
-
-
-async def play_game(
-    seed: int,
-    workdir: Path,
-    *,
-    option_file: Path | None = None,
-    level: int = 1,
-    timeout: float = 120.0,
-    subprocess_robot: bool = False,
-    server: str = SERVER,
-    player: str = PLAYER,
-) -> GameReport:
-    """One game in ``workdir`` (socket, log and outputs go there); never raises for game failures."""
-    start = time.monotonic()
-    deadline = start + timeout
-    sock = workdir / "sock"
-    logfile = workdir / "server.log"
-    procs: list[asyncio.subprocess.Process] = []
-    client_task: asyncio.Task[int] | None = None
-    robot: Robot | None = None
-
-    def report(ok: bool, message: str) -> GameReport:
-        summary = summarize_log(logfile) if logfile.exists() else LogSummary()
-        decisions = robot.decisions if robot is not None else []
-        view = robot.view if robot is not None else None
-        return GameReport(seed, ok, message, time.monotonic() - start, summary, decisions, view)
-
-    try:
-        command = [server, "--server", str(sock), "--seed", str(seed), "--timeout", "0", "--exit-on-disconnect"]
-        command += ["--logfile", str(logfile)]
-        if option_file is not None:
-            command += ["--option-file", str(option_file.resolve())]
-        with open(workdir / "server.err", "wb") as err:
-            server_proc = await asyncio.create_subprocess_exec(
-                *command, stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE, stderr=err, cwd=workdir
-            )
-        procs.append(server_proc)
-        assert server_proc.stdout is not None
-        first = await asyncio.wait_for(server_proc.stdout.readline(), timeout=10)
-        if not first.startswith(b"OK"):
-            return report(False, f"server did not start: {first!r}")
-
-        if subprocess_robot:
-            with open(workdir / "ours.err", "wb") as err:
-                ours = await asyncio.create_subprocess_exec(
-                    *(sys.executable, "-m", "mj.robot", "--server", str(sock), "--name", "Ours"),
-                    *("--level", str(level), "--seed", str(seed)),
-                    stdin=asyncio.subprocess.DEVNULL,
-                    stdout=asyncio.subprocess.DEVNULL,
-                    stderr=err,
-                )
-            procs.append(ours)
-        else:
-            errors = open(workdir / "ours.err", "w", encoding="utf-8")  # noqa: SIM115 - closed below
-
-            def log(text: str) -> None:
-                print(text, file=errors, flush=True)
-
-            robot = Robot(make_strategy(level, seed=seed), log=log)
-            client = Client(ClientConfig(str(sock), 0, "Ours"), robot, log)
-            client_task = asyncio.create_task(client.run())
-            client_task.add_done_callback(lambda _task: errors.close())
-        if not await _wait_for_text(logfile, f"ConnectReply 1110 {OUR_ID} ", deadline):
-            return report(False, "our robot did not connect")
-        for k in (2, 3, 4):
-            with open(workdir / f"robot{k}.err", "wb") as err:
-                procs.append(
-                    await asyncio.create_subprocess_exec(
-                        *(player, "--server", str(sock), "--name", f"Robot{k}"),
-                        stdin=asyncio.subprocess.DEVNULL,
-                        stdout=asyncio.subprocess.DEVNULL,
-                        stderr=err,
-                        cwd=workdir,
-                    )
-                )
-            if not await _wait_for_text(logfile, f"ConnectReply 1110 {k} ", deadline):
-                return report(False, f"Robot{k} did not connect")
-
-        left = max(0.1, deadline - time.monotonic())
-        try:
-            if client_task is not None:
-                status = await asyncio.wait_for(client_task, left)
-            else:
-                status = await asyncio.wait_for(procs[1].wait(), left)
-        except TimeoutError:
-            return report(False, f"our robot still playing after {timeout:.0f} s")
-        if status != 0:
-            return report(False, f"our robot exited with status {status}")
-        for proc in procs[-3:]:
-            try:
-                await asyncio.wait_for(proc.wait(), max(0.1, deadline - time.monotonic()))
-            except TimeoutError:
-                return report(False, "an original robot did not finish")
-        summary = summarize_log(logfile)
-        if not summary.game_over:
-            return report(False, "no GameOver in the log")
-        return report(True, "game over")
-    finally:
-        if client_task is not None and not client_task.done():
-            client_task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await client_task
-        for proc in reversed(procs):
-            _kill(proc)
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(proc.wait(), 5)
-
-
-def parse_seeds(text: str) -> list[int]:
-    """``1-10,15`` as a sorted list of distinct positive seeds."""
-    seeds: set[int] = set()
-    for part in filter(None, (p.strip() for p in text.split(","))):
-        low, sep, high = part.partition("-")
-        first, last = int(low), int(high) if sep else int(low)
-        if first < 1 or last < first:
-            raise ValueError(f"bad seed range {part!r} (seeds are >= 1)")
-        seeds.update(range(first, last + 1))
-    if not seeds:
-        raise ValueError("no seeds given")
-    return sorted(seeds)
+__all__ = ["OUR_CONNECTION", "OUR_ID", "GameReport", "LogSummary", "parse_seeds", "play_game", "summarize_log"]
 
 
 async def _play_all(seeds: Sequence[int], args: argparse.Namespace) -> list[GameReport]:
@@ -332,7 +82,7 @@ def print_totals(reports: Sequence[GameReport]) -> None:
     errors = sum(len(s.errors) for s in summaries)
     completed = sum(r.ok for r in reports)
     ours = [r.score for r in reports]
-    others = [score for s in summaries for pid, score in s.scores.items() if pid != OUR_ID]
+    others = [score for r in reports for pid, score in r.summary.scores.items() if pid != r.our_id]
     print(f"games completed: {completed}/{len(reports)}, hands {hands} ({hands - decided} wash-outs)")
     if hands:
         print(f"our wins: {wins} ({100 * wins / hands:.1f}% of hands; a fair share is 25% of decided hands)")
@@ -363,7 +113,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seeds", default="1-20", help="e.g. 1-20,31 (default %(default)s)")
     parser.add_argument("--options", type=Path, help="option file for the server (--option-file)")
-    parser.add_argument("--level", type=int, default=1, help="our robot's level (default 1)")
+    parser.add_argument("--level", type=int, default=DEFAULT_LEVEL, help="our robot's level (default %(default)s)")
     parser.add_argument("--timeout", type=float, default=300.0, help="seconds allowed per game")
     parser.add_argument("--subprocess", action="store_true", help="run our robot as the mj-player program")
     parser.add_argument("--server-program", default=SERVER, help="the server to play on (default %(default)s)")

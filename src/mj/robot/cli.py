@@ -15,7 +15,7 @@ import sys
 
 from mj.robot.agent import Robot
 from mj.robot.client import DEFAULT_SERVER, Client, ClientConfig, stderr_log
-from mj.robot.levels import LEVELS, make_strategy
+from mj.robot.levels import DEFAULT_LEVEL, LEVELS, make_strategy
 from mj.robot.personality import PersonalityError, parse_personality
 
 
@@ -40,7 +40,11 @@ def build_parser() -> argparse.ArgumentParser:
     personality.add_argument("--suitness", metavar="LIST", help="0..1: favours one-suit hands")
     personality.add_argument("--hysteresis", metavar="X", help="how much better a strategy must be to switch to it")
     parser.add_argument(
-        "--level", type=int, choices=LEVELS, default=1, help="strength of play (default 1; 2 and 3 play as 1 for now)"
+        "--level",
+        type=int,
+        choices=LEVELS,
+        default=DEFAULT_LEVEL,
+        help="strength of play: 1 speed only, 2 with defence, 3 defends harder (default %(default)s)",
     )
     parser.add_argument("--seed", type=int, default=0, help="seed for breaking ties between equal moves")
     parser.add_argument("-v", "--verbose", action="store_true", help="log claim denials and fallbacks to stderr")

@@ -1,0 +1,273 @@
+#!/usr/bin/env python3
+"""Duplicate tournament: our robot against three original robots on the original server.
+
+For every seed the same game (``mj-server --seed N``) is played four times, our robot
+joining first, second, third and fourth: the original seats players in joining order
+(protocol.md §6.2), so our robot sits East, South, West and North of the first hand
+in turn and meets every deal the original robots meet. Games run in parallel
+(``--jobs``); each is played by :func:`mj.robot.games.play_game` (shared with
+``scripts/robot_games.py``) and read back from the server's ``--logfile``.
+
+Printed per kind of player (ours, original): games, hands, win rate, self-drawn share,
+deal-in rate (the discard or kong that gave another player mah-jong), mean winning
+hand score and mean final score per game, each with a 95% confidence interval (normal
+approximation). The duplicate comparison takes, for every seed, our mean final score
+over the rotations minus the originals' mean, and gives the mean and 95% CI of that
+per-seed difference (likewise for win and deal-in rates). Example::
+
+    .venv/bin/python scripts/tournament.py --seeds 1-40 --level 2 --jobs 2
+    .venv/bin/python scripts/tournament.py --seeds 1-100 --json results.json
+
+Every process started here is ended by PID; nothing is left running.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import math
+import os
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from mj.robot.games import PLAYER, SERVER, GameReport, parse_seeds, play_game
+from mj.robot.levels import DEFAULT_LEVEL
+
+#: 1.96: the normal quantile of a two-sided 95% interval.
+Z95 = 1.96
+ROTATIONS = 4
+
+
+@dataclass
+class Estimate:
+    """A mean with its 95% confidence interval."""
+
+    mean: float
+    low: float
+    high: float
+    n: int
+
+    def text(self, scale: float = 1.0, digits: int = 1) -> str:
+        return f"{self.mean * scale:.{digits}f} [{self.low * scale:.{digits}f}, {self.high * scale:.{digits}f}]"
+
+    def as_dict(self) -> dict[str, float]:
+        return {"mean": self.mean, "low": self.low, "high": self.high, "n": self.n}
+
+
+def mean_ci(values: Sequence[float]) -> Estimate:
+    """Mean of ``values`` with a normal-approximation 95% interval."""
+    n = len(values)
+    if n == 0:
+        return Estimate(math.nan, math.nan, math.nan, 0)
+    mean = statistics.fmean(values)
+    half = Z95 * statistics.stdev(values) / math.sqrt(n) if n > 1 else math.inf
+    return Estimate(mean, mean - half, mean + half, n)
+
+
+def proportion_ci(successes: int, trials: int) -> Estimate:
+    """A rate with a Wilson 95% interval."""
+    if trials == 0:
+        return Estimate(math.nan, math.nan, math.nan, 0)
+    p = successes / trials
+    denominator = 1 + Z95**2 / trials
+    centre = (p + Z95**2 / (2 * trials)) / denominator
+    half = Z95 * math.sqrt(p * (1 - p) / trials + Z95**2 / (4 * trials**2)) / denominator
+    return Estimate(p, centre - half, centre + half, trials)
+
+
+@dataclass
+class KindTotals:
+    """Everything counted for one kind of player (ours or original)."""
+
+    games: int = 0
+    hands: int = 0
+    wins: int = 0
+    self_drawn: int = 0
+    deal_ins: int = 0
+    win_scores: list[int] = field(default_factory=list)
+    final_scores: list[int] = field(default_factory=list)
+
+    def add(self, report: GameReport, pid: int) -> None:
+        s = report.summary
+        self.games += 1
+        self.hands += s.hands
+        self.wins += s.wins_by.get(pid, 0)
+        self.self_drawn += s.self_drawn_by.get(pid, 0)
+        self.deal_ins += s.deal_ins_by.get(pid, 0)
+        self.win_scores += s.win_scores_by.get(pid, [])
+        self.final_scores.append(s.scores.get(pid, 0))
+
+    def stats(self) -> dict[str, Any]:
+        return {
+            "games": self.games,
+            "hands": self.hands,
+            "win_rate": proportion_ci(self.wins, self.hands).as_dict(),
+            "self_drawn_share": proportion_ci(self.self_drawn, self.wins).as_dict(),
+            "deal_in_rate": proportion_ci(self.deal_ins, self.hands).as_dict(),
+            "winning_score": mean_ci(self.win_scores).as_dict(),
+            "final_score": mean_ci(self.final_scores).as_dict(),
+        }
+
+
+def rates(report: GameReport, pid: int) -> tuple[float, float]:
+    s = report.summary
+    hands = max(1, s.hands)
+    return s.wins_by.get(pid, 0) / hands, s.deal_ins_by.get(pid, 0) / hands
+
+
+def analyse(reports: Sequence[GameReport]) -> dict[str, Any]:
+    """Per-kind totals and the duplicate (per-seed) differences, from completed games."""
+    ours, originals = KindTotals(), KindTotals()
+    per_seed: dict[int, list[tuple[float, float, float]]] = {}
+    for report in reports:
+        if not report.ok:
+            continue
+        others = [pid for pid in report.summary.scores if pid != report.our_id]
+        ours.add(report, report.our_id)
+        for pid in others:
+            originals.add(report, pid)
+        s = report.summary
+        score_diff = s.scores[report.our_id] - statistics.fmean(s.scores[p] for p in others)
+        our_win, our_deal = rates(report, report.our_id)
+        their = [rates(report, p) for p in others]
+        win_diff = our_win - statistics.fmean(w for w, _ in their)
+        deal_diff = our_deal - statistics.fmean(d for _, d in their)
+        per_seed.setdefault(report.seed, []).append((score_diff, win_diff, deal_diff))
+    columns = list(zip(*(map(statistics.fmean, zip(*rows, strict=True)) for rows in per_seed.values()), strict=True))
+    duplicate = {
+        name: mean_ci(columns[i] if columns else []).as_dict()
+        for i, name in enumerate(("final_score_diff", "win_rate_diff", "deal_in_rate_diff"))
+    }
+    decisions = [1000 * seconds for r in reports for _, seconds in r.decisions]
+    return {
+        "games": len(reports),
+        "completed": sum(r.ok for r in reports),
+        "failed": [{"seed": r.seed, "seat": r.our_id - 1, "message": r.message} for r in reports if not r.ok],
+        "protocol_errors": sum(len(r.summary.errors) for r in reports),
+        "misanswered": sum(r.summary.misanswered for r in reports),
+        "ours": ours.stats(),
+        "original": originals.stats(),
+        "duplicate": {"seeds": len(per_seed), **duplicate},
+        "decision_ms": {
+            "moves": len(decisions),
+            "median": statistics.median(decisions) if decisions else math.nan,
+            "p99": statistics.quantiles(decisions, n=100)[98] if len(decisions) > 1 else math.nan,
+        },
+    }
+
+
+def _est(d: dict[str, float], scale: float = 1.0, digits: int = 1) -> str:
+    return Estimate(d["mean"], d["low"], d["high"], int(d["n"])).text(scale, digits)
+
+
+def print_results(result: dict[str, Any]) -> None:
+    print(f"games completed: {result['completed']}/{result['games']}", end="")
+    print(f", protocol errors {result['protocol_errors']}, windows misanswered {result['misanswered']}")
+    for failure in result["failed"]:
+        print(f"  FAILED seed {failure['seed']} seat {failure['seat']}: {failure['message']}")
+    print(
+        f"{'':9} {'games':>5} {'hands':>6}  {'win %':>18}  {'deal-in %':>18}  {'winning score':>20}  final score/game"
+    )
+    for kind in ("ours", "original"):
+        k = result[kind]
+        print(
+            f"{kind:9} {k['games']:>5} {k['hands']:>6}  {_est(k['win_rate'], 100):>18}  "
+            f"{_est(k['deal_in_rate'], 100):>18}  {_est(k['winning_score'], 1, 0):>20}  {_est(k['final_score'], 1, 0)}"
+        )
+    for kind in ("ours", "original"):
+        print(f"self-drawn share of {kind} wins: {_est(result[kind]['self_drawn_share'], 100)} %")
+    d = result["duplicate"]
+    print(f"duplicate, per seed ({d['seeds']} seeds), ours - mean(original):")
+    print(f"  final score per game {_est(d['final_score_diff'], 1, 0)}")
+    print(f"  win rate (points)    {_est(d['win_rate_diff'], 100)}")
+    print(f"  deal-in rate (points) {_est(d['deal_in_rate_diff'], 100)}")
+    t = result["decision_ms"]
+    if t["moves"]:
+        print(f"decision time: {t['moves']} moves, median {t['median']:.3f} ms, 99th percentile {t['p99']:.2f} ms")
+
+
+async def run_tournament(seeds: Sequence[int], args: argparse.Namespace) -> list[GameReport]:
+    gate = asyncio.Semaphore(args.jobs)
+    done = 0
+    total = len(seeds) * len(args.seats)
+
+    async def one(seed: int, seat: int) -> GameReport:
+        nonlocal done
+        async with gate:
+            with tempfile.TemporaryDirectory(prefix="mjtourney-") as tmp:
+                report = await play_game(
+                    seed,
+                    Path(tmp),
+                    option_file=args.options,
+                    level=args.level,
+                    timeout=args.timeout,
+                    subprocess_robot=args.subprocess,
+                    server=args.server_program,
+                    seat=seat,
+                )
+        done += 1
+        if not args.quiet:
+            s = report.summary
+            print(
+                f"[{done}/{total}] seed {seed} seat {seat}: hands {s.hands} wins {s.wins} deal-ins {s.deal_ins}"
+                f" score {report.score:+d} {'ok' if report.ok else 'FAIL: ' + report.message}"
+                f" ({report.seconds:.1f} s)",
+                file=sys.stderr,
+                flush=True,
+            )
+        return report
+
+    return list(await asyncio.gather(*(one(seed, seat) for seed in seeds for seat in args.seats)))
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
+    parser.add_argument("--seeds", default="1-40", help="e.g. 1-100,120 (default %(default)s)")
+    parser.add_argument("--level", type=int, default=DEFAULT_LEVEL, help="our robot's level (default %(default)s)")
+    parser.add_argument("--jobs", type=int, default=2, help="games played at once (default %(default)s)")
+    parser.add_argument(
+        "--seats", default="0,1,2,3", help="our joining places to play (default all four rotations: %(default)s)"
+    )
+    parser.add_argument("--options", type=Path, help="option file for the server (--option-file)")
+    parser.add_argument("--timeout", type=float, default=300.0, help="seconds allowed per game")
+    parser.add_argument("--subprocess", action="store_true", help="run our robot as the mj-player program")
+    parser.add_argument("--server-program", default=SERVER, help="the server to play on (default %(default)s)")
+    parser.add_argument("--json", metavar="FILE", help="also write the results as JSON ('-' for stdout only)")
+    parser.add_argument("-q", "--quiet", action="store_true", help="no progress line per game")
+    args = parser.parse_args(argv)
+    try:
+        seeds = parse_seeds(args.seeds)
+        args.seats = sorted({int(s) for s in args.seats.split(",") if s.strip()})
+    except ValueError as exc:
+        parser.error(str(exc))
+    if not args.seats or not set(args.seats) <= set(range(ROTATIONS)) or args.jobs < 1:
+        parser.error("--seats takes places 0..3 and --jobs at least 1")
+    if os.sep in args.server_program:
+        args.server_program = str(Path(args.server_program).resolve())
+    for binary in (args.server_program, PLAYER):
+        if not os.access(binary, os.X_OK):
+            print(f"error: {binary} not found (apt-get install mah-jong)", file=sys.stderr)
+            return 2
+    started = time.monotonic()
+    reports = asyncio.run(run_tournament(seeds, args))
+    result = analyse(reports)
+    result["command"] = {"seeds": args.seeds, "seats": args.seats, "level": args.level, "options": str(args.options)}
+    result["seconds"] = time.monotonic() - started
+    if args.json == "-":
+        print(json.dumps(result, indent=2))
+    else:
+        print_results(result)
+        if args.json:
+            Path(args.json).write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
+    return 0 if result["completed"] == result["games"] else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,349 @@
+"""Games of our robot against three original robots on the original Unix Mah-Jong server.
+
+The shared machinery of ``scripts/robot_games.py`` (one game per seed, our robot
+first) and ``scripts/tournament.py`` (the duplicate tournament, our robot in every
+seat): :func:`play_game` starts ``/usr/games/mj-server --seed N --timeout 0
+--exit-on-disconnect --logfile F`` on a Unix socket in a given folder, lets our robot
+(in-process or as the ``mj-player`` program) and three original ``mj-player`` robots
+join in a chosen order, and :func:`summarize_log` reads the figures back from the
+server's log: hands, wins (self-drawn or not), deal-ins, winning hand scores and
+final scores of every player, and the protocol errors and answers of ours.
+
+Every process started here is ended by PID; nothing is left running.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import signal
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from mj.logfile import read_log
+from mj.protocol import ProtocolError
+from mj.protocol import cmsg as C
+from mj.protocol import pmsg as P
+from mj.robot.agent import Robot
+from mj.robot.client import Client, ClientConfig
+from mj.robot.levels import make_strategy
+from mj.robot.view import SeatView
+from mj.tiles import BLANK
+
+SERVER = "/usr/games/mj-server"
+PLAYER = "/usr/games/mj-player"
+#: Our robot connects first, so it gets id 1 on connection slot 1.
+OUR_ID = 1
+OUR_CONNECTION = 1
+
+
+@dataclass
+class LogSummary:
+    """What the server log says about one game, from our robot's point of view."""
+
+    hands: int = 0
+    washouts: int = 0
+    wins: int = 0
+    deal_ins: int = 0
+    #: Final cumulative score of each player id.
+    scores: dict[int, int] = field(default_factory=dict)
+    #: Error lines the server sent to our connection.
+    errors: list[str] = field(default_factory=list)
+    game_over: bool = False
+    #: Answers we sent to each discard or robbable kong of another player, by (hand, serial):
+    #: the protocol wants exactly one each.
+    answers: dict[tuple[int, int], int] = field(default_factory=dict)
+    #: Per player id: hands won, of them self-drawn (wall or loose tile), and the
+    #: hands in which that player's discard or kong gave another player mah-jong.
+    wins_by: dict[int, int] = field(default_factory=dict)
+    self_drawn_by: dict[int, int] = field(default_factory=dict)
+    deal_ins_by: dict[int, int] = field(default_factory=dict)
+    #: Per player id: the winner's hand score of every hand that player won.
+    win_scores_by: dict[int, list[int]] = field(default_factory=dict)
+
+    @property
+    def misanswered(self) -> int:
+        """Windows we answered more or less than once."""
+        return sum(1 for n in self.answers.values() if n != 1)
+
+
+@dataclass
+class GameReport:
+    seed: int
+    ok: bool
+    message: str
+    seconds: float
+    summary: LogSummary
+    #: (move keyword, seconds) per decision of our robot (in-process runs only).
+    decisions: list[tuple[str, float]] = field(default_factory=list)
+    #: Our robot's own view at the end (in-process runs only).
+    view: SeatView | None = None
+    #: Our robot's player id (= its place in the joining order, 1 = first East).
+    our_id: int = OUR_ID
+
+    @property
+    def score(self) -> int:
+        return self.summary.scores.get(self.our_id, 0)
+
+
+def summarize_log(path: Path, our_id: int = OUR_ID, our_connection: int = OUR_CONNECTION) -> LogSummary:
+    """Hands, our wins and deal-ins, scores and errors, read from a server ``--logfile``.
+
+    Broadcasts appear once in the log (as sent to the East of the moment), so each
+    discard, mah-jong and settlement is counted once.
+    """
+    summary = LogSummary()
+    seats: list[int] = []
+    #: The discarder of the discard still open to claims (None once a tile is drawn).
+    open_discard: int | None = None
+    last_konger = 0
+    winner: int | None = None
+    for entry in read_log(path):
+        if entry.text is None:
+            continue
+        if entry.direction == "<":
+            if entry.connection == our_connection:
+                _count_answer(summary, entry.text)
+            continue
+        if entry.connection == our_connection and entry.text.startswith("Error"):
+            summary.errors.append(entry.text)
+        try:
+            msg = C.decode(entry.text)
+        except ProtocolError:
+            continue
+        if isinstance(msg, _OPEN_TILE) and msg.id != our_id:
+            summary.answers.setdefault((summary.hands, msg.discard), 0)
+        match msg:
+            case C.Game() if not seats:
+                seats = [msg.east, msg.south, msg.west, msg.north]
+                summary.scores = dict.fromkeys(seats, 0)
+                for per_player in (summary.wins_by, summary.self_drawn_by, summary.deal_ins_by):
+                    per_player.update(dict.fromkeys(seats, 0))
+                summary.win_scores_by = {pid: [] for pid in seats}
+            case C.NewHand(east=east) if east in seats:
+                start = seats.index(east)
+                seats = seats[start:] + seats[:start]
+                summary.hands += 1
+                open_discard = winner = None
+            case C.PlayerDiscards(id=pid):
+                open_discard = pid
+            case C.PlayerDraws() | C.PlayerDrawsLoose():
+                open_discard = None
+            case C.PlayerDeclaresClosedKong(id=pid) | C.PlayerAddsToPung(id=pid):
+                last_konger = pid
+            case C.PlayerMahJongs(id=pid, tile=tile):
+                # A blank tile means the open discard completed the hand; East's dealt
+                # hand is also announced with a blank, but no discard is open then.
+                fed_by = open_discard if tile == BLANK else None
+                _count_win(summary, pid, fed_by)
+                winner = pid
+            case C.PlayerRobsKong(id=pid):
+                _count_win(summary, pid, last_konger)
+                winner = pid
+            case C.HandScore(id=pid, score=score) if pid == winner:
+                summary.win_scores_by.setdefault(pid, []).append(score)
+                winner = None
+            case C.WashOut():
+                summary.washouts += 1
+            case C.Settlement():
+                for pid, delta in zip(seats, (msg.east, msg.south, msg.west, msg.north), strict=True):
+                    summary.scores[pid] += delta
+            case C.GameOver():
+                summary.game_over = True
+    summary.wins = summary.wins_by.get(our_id, 0)
+    summary.deal_ins = summary.deal_ins_by.get(our_id, 0)
+    return summary
+
+
+def _count_win(summary: LogSummary, winner: int, fed_by: int | None) -> None:
+    summary.wins_by[winner] = summary.wins_by.get(winner, 0) + 1
+    if fed_by is None:
+        summary.self_drawn_by[winner] = summary.self_drawn_by.get(winner, 0) + 1
+    elif fed_by != winner:
+        summary.deal_ins_by[fed_by] = summary.deal_ins_by.get(fed_by, 0) + 1
+
+
+#: The messages that open a window every other player must answer.
+_OPEN_TILE = C.PlayerDiscards | C.PlayerDeclaresClosedKong | C.PlayerAddsToPung
+
+
+def _count_answer(summary: LogSummary, line: str) -> None:
+    """Count a line we sent if it answers a discard or kong (its serial is not 0)."""
+    try:
+        sent = P.decode(line)
+    except ProtocolError:
+        return
+    if isinstance(sent, P.NoClaim | P.Chow | P.Pung | P.Kong | P.MahJong) and sent.discard:
+        key = (summary.hands, sent.discard)
+        summary.answers[key] = summary.answers.get(key, 0) + 1
+
+
+async def _wait_for_text(path: Path, needle: str, deadline: float) -> bool:
+    while time.monotonic() < deadline:
+        with contextlib.suppress(FileNotFoundError):
+            if needle in path.read_text(encoding="latin-1"):
+                return True
+        await asyncio.sleep(0.02)
+    return False
+
+
+def _kill(proc: asyncio.subprocess.Process) -> None:
+    """End one process we started, by its PID."""
+    if proc.returncode is None:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(proc.pid, signal.SIGKILL)
+
+
+async def play_game(
+    seed: int,
+    workdir: Path,
+    *,
+    option_file: Path | None = None,
+    level: int = 1,
+    timeout: float = 120.0,
+    subprocess_robot: bool = False,
+    server: str = SERVER,
+    player: str = PLAYER,
+    seat: int = 0,
+) -> GameReport:
+    """One game in ``workdir`` (socket, log and outputs go there); never raises for game failures.
+
+    Our robot joins ``seat``-th (0 = first, the first hand's East), after that many
+    original robots, so its player id is ``seat + 1``.
+    """
+    start = time.monotonic()
+    deadline = start + timeout
+    sock = workdir / "sock"
+    logfile = workdir / "server.log"
+    procs: list[asyncio.subprocess.Process] = []
+    tasks: list[asyncio.Task[int]] = []
+    client_task: asyncio.Task[int] | None = None
+    robot: Robot | None = None
+    our_id = seat + 1
+
+    def report(ok: bool, message: str) -> GameReport:
+        summary = summarize_log(logfile, our_id, our_id) if logfile.exists() else LogSummary()
+        decisions = robot.decisions if robot is not None else []
+        view = robot.view if robot is not None else None
+        return GameReport(seed, ok, message, time.monotonic() - start, summary, decisions, view, our_id)
+
+    try:
+        command = [server, "--server", str(sock), "--seed", str(seed), "--timeout", "0", "--exit-on-disconnect"]
+        command += ["--logfile", str(logfile)]
+        if option_file is not None:
+            command += ["--option-file", str(option_file.resolve())]
+        with open(workdir / "server.err", "wb") as err:
+            server_proc = await asyncio.create_subprocess_exec(
+                *command, stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE, stderr=err, cwd=workdir
+            )
+        procs.append(server_proc)
+        assert server_proc.stdout is not None
+        first = await asyncio.wait_for(server_proc.stdout.readline(), timeout=10)
+        if not first.startswith(b"OK"):
+            return report(False, f"server did not start: {first!r}")
+
+        for joining in range(1, 5):
+            if joining == our_id:
+                robot = await _start_ours(sock, workdir, level, seed, subprocess_robot, procs, tasks)
+            else:
+                with open(workdir / f"robot{joining}.err", "wb") as err:
+                    procs.append(
+                        await asyncio.create_subprocess_exec(
+                            *(player, "--server", str(sock), "--name", f"Robot{joining}"),
+                            stdin=asyncio.subprocess.DEVNULL,
+                            stdout=asyncio.subprocess.DEVNULL,
+                            stderr=err,
+                            cwd=workdir,
+                        )
+                    )
+            # The original seats players in joining order (protocol.md §6.2) and
+            # gives the k-th connection id k.
+            if not await _wait_for_text(logfile, f"ConnectReply 1110 {joining} ", deadline):
+                who = "our robot" if joining == our_id else f"Robot{joining}"
+                return report(False, f"{who} did not connect")
+        client_task = tasks[0] if tasks else None
+        ours_proc = procs[1 + our_id - 1] if subprocess_robot else None
+        originals = [p for p in procs[1:] if p is not ours_proc]
+
+        left = max(0.1, deadline - time.monotonic())
+        try:
+            if client_task is not None:
+                status = await asyncio.wait_for(client_task, left)
+            else:
+                assert ours_proc is not None
+                status = await asyncio.wait_for(ours_proc.wait(), left)
+        except TimeoutError:
+            return report(False, f"our robot still playing after {timeout:.0f} s")
+        if status != 0:
+            return report(False, f"our robot exited with status {status}")
+        for proc in originals:
+            try:
+                await asyncio.wait_for(proc.wait(), max(0.1, deadline - time.monotonic()))
+            except TimeoutError:
+                return report(False, "an original robot did not finish")
+        summary = summarize_log(logfile, our_id, our_id)
+        if not summary.game_over:
+            return report(False, "no GameOver in the log")
+        return report(True, "game over")
+    finally:
+        client_task = tasks[0] if tasks else None
+        if client_task is not None and not client_task.done():
+            client_task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await client_task
+        for proc in reversed(procs):
+            _kill(proc)
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(proc.wait(), 5)
+
+
+async def _start_ours(
+    sock: Path,
+    workdir: Path,
+    level: int,
+    seed: int,
+    subprocess_robot: bool,
+    procs: list[asyncio.subprocess.Process],
+    tasks: list[asyncio.Task[int]],
+) -> Robot | None:
+    """Start our robot (as a program, appended to ``procs``, or in-process, appended to ``tasks``)."""
+    if subprocess_robot:
+        with open(workdir / "ours.err", "wb") as err:
+            procs.append(
+                await asyncio.create_subprocess_exec(
+                    *(sys.executable, "-m", "mj.robot", "--server", str(sock), "--name", "Ours"),
+                    *("--level", str(level), "--seed", str(seed)),
+                    stdin=asyncio.subprocess.DEVNULL,
+                    stdout=asyncio.subprocess.DEVNULL,
+                    stderr=err,
+                )
+            )
+        return None
+    errors = open(workdir / "ours.err", "w", encoding="utf-8")  # noqa: SIM115 - closed below
+
+    def log(text: str) -> None:
+        print(text, file=errors, flush=True)
+
+    robot = Robot(make_strategy(level, seed=seed), log=log)
+    client = Client(ClientConfig(str(sock), 0, "Ours"), robot, log)
+    task = asyncio.create_task(client.run())
+    task.add_done_callback(lambda _task: errors.close())
+    tasks.append(task)
+    return robot
+
+
+def parse_seeds(text: str) -> list[int]:
+    """``1-10,15`` as a sorted list of distinct positive seeds."""
+    seeds: set[int] = set()
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        low, sep, high = part.partition("-")
+        first, last = int(low), int(high) if sep else int(low)
+        if first < 1 or last < first:
+            raise ValueError(f"bad seed range {part!r} (seeds are >= 1)")
+        seeds.update(range(first, last + 1))
+    if not seeds:
+        raise ValueError("no seeds given")
+    return sorted(seeds)
