@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import argparse
 import re
 
 import pytest
 
+from conftest import require_original
 from mj.bench import BENCHMARKS
+from mj.bench.server import parse_seeds
 from mj.cli import main
 
 #: The smallest run of each benchmark that still prints its figures.
@@ -36,3 +39,42 @@ def test_bench_without_a_name_lists_the_benchmarks(capsys: pytest.CaptureFixture
     assert main(["bench"]) == 0
     listed = [line.split()[0] for line in capsys.readouterr().out.splitlines()]
     assert listed == list(BENCHMARKS)
+
+
+# ---------------------------------------------------------------------- mj bench server: needs the original programs
+
+TINY["server"] = ["--seeds", "1001"]
+#: A row of ``mj bench server``: seed, hands, ms per hand (original, ours), ratio, wall seconds (original, ours).
+SERVER_ROW = re.compile(r" *(\w+) +(\d+) +(\d+\.\d\d) +(\d+\.\d\d) +(\d+\.\d) +(\d+\.\d\d) +(\d+\.\d\d)")
+
+
+@pytest.fixture(autouse=True)
+def _the_server_benchmark_plays_original_robots(request: pytest.FixtureRequest) -> None:
+    """``test_benchmark_prints_a_rate[server]`` is skipped like other tests needing the originals (conftest)."""
+    callspec = getattr(request.node, "callspec", None)
+    if callspec is not None and callspec.params.get("name") == "server":
+        require_original()
+
+
+def test_server_benchmark_prints_cpu_per_hand_of_both_servers(capsys: pytest.CaptureFixture[str]) -> None:
+    require_original()
+    assert main(["bench", "server", "--seeds", "1001"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].endswith("over a Unix socket")
+    assert re.fullmatch(r"start-up alone, included below: original \d+ ms, ours \d+ ms", lines[1])
+    assert " ".join(lines[2].split()) == "seed hands original ms/hand ours ms/hand ours/original original s ours s"
+    rows = [SERVER_ROW.fullmatch(line) for line in lines[3:]]
+    assert [row[1] if row else None for row in rows] == ["1001", "total"]
+    seed, total = (row.groups()[1:] for row in rows if row)
+    assert seed == total
+    hands, original, ours, ratio = int(seed[0]), float(seed[1]), float(seed[2]), float(seed[3])
+    assert hands == 21, "seed 1001's game has 21 hands (tests/data/original/seed1001-default.log.gz)"
+    assert original > 0 and ours > 0
+    assert ratio == pytest.approx(ours / original, abs=0.06)
+
+
+def test_server_benchmark_seeds_are_lists_and_ranges() -> None:
+    assert parse_seeds("1003,1001-1002,1002") == [1001, 1002, 1003]
+    for bad in ("", "0", "5-3", "x"):
+        with pytest.raises(argparse.ArgumentTypeError):
+            parse_seeds(bad)

@@ -320,6 +320,8 @@ def replay(entries: Sequence[LogEntry], narrator: Narrator | None = None) -> Rep
             deliveries = table.receive(received.connection, received.text)
         if expected and not deliveries and any(" PlayerDoesntClaim " in e and e.endswith(" 1") for e in expected):
             deliveries = table.timeout()
+        for connection in sorted(table.closing):  # closed by the server: the original logs no end of file
+            deliveries += table.close(connection)
         actual = _logged(deliveries)
         hand += sum(1 for e in expected if e.split(" ", 2)[1] == "NewHand")
         if narrator is not None:

@@ -557,6 +557,7 @@ class Table:
                 return
         if reason is not None:
             self._deliver(connection, C.ConnectReply(PROTOCOL_VERSION, 0, reason))
+            self.closing.add(connection)  # a refused client is disconnected (§6.1)
             return
         if record is None:
             record = PlayerRecord(message.last_id or self._new_id(), message.name, connection)

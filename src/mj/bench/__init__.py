@@ -28,6 +28,7 @@ class Benchmark(Protocol):
 BENCHMARKS: Final[dict[str, str]] = {
     "score": "mj.bench.score",
     "shanten": "mj.bench.shanten",
+    "server": "mj.bench.server",
 }
 
 

@@ -296,16 +296,22 @@ class Server:
             return self.table.receive(client.number, event.raw.rstrip(WHITESPACE))
         if event.reason:
             self._send(client, encode_line(C.Error(0, event.reason).encode()))
-        return self._close(client)
+        return self._close(client, by_us=False)
 
-    def _close(self, client: Client) -> list[Delivery]:
-        """Close ``client``'s socket (after its queued output) and tell the table."""
+    def _close(self, client: Client, by_us: bool) -> list[Delivery]:
+        """Close ``client``'s socket (after its queued output) and tell the table.
+
+        ``by_us`` marks the connections the table asked to close (a refused Connect, a
+        Disconnect): the original logs no end of file for those, and ``mj replay`` closes
+        them on its own. A client's end of file, and our cut-off of a flooding client
+        (which the original has no counterpart for), are logged as ``(null)``.
+        """
         client.ending = client.closed = True
         client.writer.close()
         # the socket stays open until its last messages are read: not forever
-        asyncio.get_running_loop().call_later(CLOSE_GRACE, client.writer.transport.abort)
+        asyncio.get_running_loop().call_later(CLOSE_GRACE, _drop_if_unsent, client.writer.transport)
         self.table.closing.discard(client.number)
-        if self.log is not None:
+        if self.log is not None and not by_us:
             self.log.end_of_file(client.number)
         out = self.table.close(client.number)
         del self._clients[client.number]
@@ -320,7 +326,7 @@ class Server:
                 self.table.closing.discard(number)
                 await self._deliver(self.table.close(number))
                 continue
-            await self._deliver(self._close(client))
+            await self._deliver(self._close(client, by_us=True))
 
     async def _deliver(self, batch: Sequence[Delivery]) -> None:
         """Send a batch in order, after any hold-back for pacing; log the copies marked logged.
@@ -383,6 +389,16 @@ class Server:
         if self._timer is not None:
             self._timer.handle.cancel()
             self._timer = None
+
+
+def _drop_if_unsent(transport: asyncio.WriteTransport) -> None:
+    """Abort a closed connection whose last messages are still not sent (its client does not read).
+
+    Only then: a transport that finished sending its buffer after :meth:`close` is gone,
+    and aborting it again fails inside asyncio (its loop is already None).
+    """
+    if transport.get_write_buffer_size():
+        transport.abort()
 
 
 def _set_nodelay(writer: asyncio.StreamWriter) -> None:

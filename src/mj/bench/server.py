@@ -1,0 +1,206 @@
+"""Server CPU time per hand: the original mj-server and ours, on the same seeded games of four original robots.
+
+Run as ``mj bench server [--seeds 1001-1003] [--tcp]``. For each seed, each server
+plays one whole game (``--seed N --timeout 0 --exit-on-disconnect``) with four
+original ``mj-player`` robots connected in order (the harness of
+:mod:`mj.server.robotgame`), on a Unix socket by default: over TCP the original
+is slowed down by Nagle's algorithm, so that its wall time says little. Each
+server runs under a small wrapper process that reaps it with :func:`os.wait4`, so
+its user + system CPU time is measured alone, without the robots'. That time
+includes the server's start-up, for ours the Python interpreter's and the imports,
+which is therefore also measured alone (start, listen, SIGTERM) and printed first.
+Hands are the ``NewHand`` messages in each server's log. Printed per seed and in
+total: hands, each server's CPU milliseconds per hand, the ratio ours / original,
+and each game's wall time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ctypes
+import os
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Final
+
+from mj.server.robotgame import ORIGINAL_PLAYER, ORIGINAL_SERVER, kill, play_robot_game, wait_for_text
+
+OURS: Final = (sys.executable, "-m", "mj.server")
+DEFAULT_SEEDS: Final = "1001-1003"
+#: ``prctl`` option: the signal a child gets when its parent dies.
+_PR_SET_PDEATHSIG: Final = 1
+
+
+@dataclass(frozen=True, slots=True)
+class Measured:
+    """One server's game: its hands and CPU seconds."""
+
+    hands: int
+    cpu: float
+    wall: float
+
+    @property
+    def ms_per_hand(self) -> float:
+        return 1000 * self.cpu / self.hands if self.hands else float("nan")
+
+
+class BenchError(Exception):
+    """A game that did not finish: no figures for it."""
+
+
+def parse_seeds(text: str) -> list[int]:
+    """``1001-1003,1010`` as a sorted list of distinct positive seeds."""
+    seeds: set[int] = set()
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        low, sep, high = part.partition("-")
+        try:
+            first, last = int(low), int(high) if sep else int(low)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"bad seed {part!r}") from None
+        if first < 1 or last < first:
+            raise argparse.ArgumentTypeError(f"bad seed range {part!r} (seeds must be >= 1)")
+        seeds.update(range(first, last + 1))
+    if not seeds:
+        raise argparse.ArgumentTypeError("no seeds given")
+    return sorted(seeds)
+
+
+def _free_tcp_address() -> str:
+    """A localhost port free now (the original cannot announce a port 0 it was given)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return f"127.0.0.1:{probe.getsockname()[1]}"
+
+
+def play(server: Sequence[str], seed: int, tcp: bool, player: str, timeout: float) -> Measured:
+    """One game of ``server`` (a command) with four robots; its hands and CPU time."""
+    with tempfile.TemporaryDirectory(prefix="mjb-") as directory:
+        workdir = Path(directory)
+        address = _free_tcp_address() if tcp else "sock"
+        arguments = ["--server", address, "--seed", str(seed), "--timeout", "0", "--exit-on-disconnect"]
+        usage = workdir / "cpu"
+        wrapped = [sys.executable, "-m", "mj.bench.server", "--cpu-to", str(usage), "--", *server, *arguments]
+        run = play_robot_game(
+            [*wrapped, "--logfile", "game.log"], workdir, workdir / "game.log", timeout=timeout, player=player
+        )
+        if not run.ok:
+            raise BenchError(f"{server[-1]} seed {seed}: {run.message}")
+        user, system = (float(x) for x in usage.read_text().split())
+        return Measured(run.log.count(b" NewHand "), user + system, run.seconds)
+
+
+def start_up(server: Sequence[str], timeout: float = 30.0) -> float:
+    """CPU seconds ``server`` spends to start listening (then it is stopped with SIGTERM): no game."""
+    with tempfile.TemporaryDirectory(prefix="mjb-") as directory:
+        workdir = Path(directory)
+        usage = workdir / "cpu"
+        command = [sys.executable, "-m", "mj.bench.server", "--cpu-to", str(usage), "--", *server, "--server", "sock"]
+        with (workdir / "out").open("wb") as out:
+            wrapper = subprocess.Popen(command, cwd=workdir, stdin=subprocess.DEVNULL, stdout=out)
+        try:
+            if not wait_for_text(workdir / "out", b"\n", time.monotonic() + timeout, wrapper):
+                raise BenchError(f"{server[-1]} did not start")
+            wrapper.send_signal(signal.SIGTERM)
+            wrapper.wait(timeout=timeout)
+        finally:
+            kill(wrapper)
+        user, system = (float(x) for x in usage.read_text().split())
+        return user + system
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--seeds", type=parse_seeds, default=parse_seeds(DEFAULT_SEEDS),
+                        help=f"seeds of the games, e.g. 1-5,9 (default {DEFAULT_SEEDS})")  # fmt: skip
+    parser.add_argument("--tcp", action="store_true", help="play over TCP on 127.0.0.1 instead of a Unix socket")
+    parser.add_argument("--original", default=ORIGINAL_SERVER, help=f"the original server (default {ORIGINAL_SERVER})")
+    parser.add_argument("--player", default=ORIGINAL_PLAYER, help=f"the robot program (default {ORIGINAL_PLAYER})")
+    parser.add_argument("--timeout", type=float, default=300.0, help="seconds allowed for one game (default 300)")
+
+
+#: Column headings of the table of figures, and their widths.
+COLUMNS: Final = (("seed", 6), ("hands", 6), ("original ms/hand", 17), ("ours ms/hand", 13), ("ours/original", 14))
+WALL_COLUMNS: Final = (("original s", 11), ("ours s", 7))
+
+
+def _row(label: str, original: Measured, ours: Measured) -> str:
+    hands = f"{ours.hands}" if ours.hands == original.hands else f"{original.hands}/{ours.hands}"
+    ratio = ours.ms_per_hand / original.ms_per_hand if original.cpu and ours.hands else float("nan")
+    widths = [w for _, w in (*COLUMNS, *WALL_COLUMNS)]
+    cells = (
+        *(label, hands, f"{original.ms_per_hand:.2f}", f"{ours.ms_per_hand:.2f}", f"{ratio:.1f}"),
+        *(f"{original.wall:.2f}", f"{ours.wall:.2f}"),
+    )
+    return " ".join(f"{cell:>{width}}" for cell, width in zip(cells, widths, strict=True))
+
+
+def _add(total: Measured, one: Measured) -> Measured:
+    return Measured(total.hands + one.hands, total.cpu + one.cpu, total.wall + one.wall)
+
+
+def compare(args: argparse.Namespace) -> None:
+    """Print the start-up costs, then one row per seed and the total (:class:`BenchError` if a game fails)."""
+    transport = "TCP on 127.0.0.1" if args.tcp else "a Unix socket"
+    print(f"server CPU time (user+sys) per hand, original mj-server and ours, four original robots over {transport}")
+    original_start, our_start = start_up([args.original]), start_up(OURS)
+    print(f"start-up alone, included below: original {original_start * 1000:.0f} ms, ours {our_start * 1000:.0f} ms")
+    print(" ".join(f"{name:>{width}}" for name, width in (*COLUMNS, *WALL_COLUMNS)))
+    original_total = our_total = Measured(0, 0.0, 0.0)
+    for seed in args.seeds:
+        original = play([args.original], seed, args.tcp, args.player, args.timeout)
+        ours = play(OURS, seed, args.tcp, args.player, args.timeout)
+        print(_row(str(seed), original, ours), flush=True)
+        original_total, our_total = _add(original_total, original), _add(our_total, ours)
+    print(_row("total", original_total, our_total))
+
+
+def run(args: argparse.Namespace) -> int:
+    missing = [p for p in (args.original, args.player) if not os.access(p, os.X_OK)]
+    if missing:
+        print(f"mj bench server: not installed: {', '.join(missing)} (apt-get install mah-jong)", file=sys.stderr)
+        return 2
+    try:
+        compare(args)
+    except BenchError as exc:
+        print(f"mj bench server: {exc}", file=sys.stderr)
+        return 1
+    return 0
+
+
+# ---------------------------------------------------------------------- the wrapper that measures one server
+
+
+def _die_with_parent() -> None:
+    """In the server: be killed with the wrapper (the harness ends the wrapper with SIGKILL)."""
+    if sys.platform == "linux":
+        ctypes.CDLL(None).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+
+
+def measure_child(cpu_to: Path, command: Sequence[str]) -> int:
+    """Run ``command``, write its user and system CPU seconds to ``cpu_to``; its exit status."""
+    child = subprocess.Popen(command, preexec_fn=_die_with_parent)
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(signum, lambda received, _: os.kill(child.pid, received))
+    _, status, usage = os.wait4(child.pid, 0)
+    child.returncode = os.waitstatus_to_exitcode(status)
+    cpu_to.write_text(f"{usage.ru_utime} {usage.ru_stime}\n")
+    return child.returncode if child.returncode >= 0 else 128 - child.returncode
+
+
+def _wrapper(argv: Sequence[str]) -> int:
+    parser = argparse.ArgumentParser(prog="python -m mj.bench.server", description="run a server, record its CPU")
+    parser.add_argument("--cpu-to", type=Path, required=True, help="file for 'USER SYS' seconds")
+    parser.add_argument("command", nargs=argparse.REMAINDER, help="-- then the server command")
+    args = parser.parse_args(argv)
+    command = args.command[1:] if args.command[:1] == ["--"] else args.command
+    return measure_child(args.cpu_to, command)
+
+
+if __name__ == "__main__":
+    sys.exit(_wrapper(sys.argv[1:]))
