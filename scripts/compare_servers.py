@@ -29,10 +29,12 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
+from mj import original
 from mj.logfile import parse_log
 from mj.protocol.framing import ENCODING
+from mj.seeds import parse_seeds
 from mj.server.logcompare import first_difference
-from mj.server.robotgame import ORIGINAL_PLAYER, ORIGINAL_SERVER, GameRun, play_robot_game
+from mj.server.robotgame import GameRun, play_robot_game
 
 
 @dataclass(frozen=True)
@@ -42,20 +44,6 @@ class Outcome:
     report: str
     original: GameRun
     ours: GameRun
-
-
-def parse_seeds(text: str) -> list[int]:
-    """``1-10,15`` as a sorted list of distinct positive seeds."""
-    seeds: set[int] = set()
-    for part in filter(None, (p.strip() for p in text.split(","))):
-        low, sep, high = part.partition("-")
-        first, last = int(low), int(high) if sep else int(low)
-        if first < 1 or last < first:
-            raise ValueError(f"bad seed range {part!r} (seeds must be >= 1)")
-        seeds.update(range(first, last + 1))
-    if not seeds:
-        raise ValueError("no seeds given")
-    return sorted(seeds)
 
 
 def server_arguments(seed: int, address: str, option_file: Path | None) -> list[str]:
@@ -103,8 +91,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--tcp", action="store_true", help="run our server on TCP 127.0.0.1 (a free port)")
     parser.add_argument("--jobs", type=int, default=1, help="seeds played in parallel")
     parser.add_argument("--timeout", type=float, default=120.0, help="seconds per game")
-    parser.add_argument("--original", default=ORIGINAL_SERVER, help="the original mj-server binary")
-    parser.add_argument("--player", default=ORIGINAL_PLAYER, help="the original mj-player binary")
+    parser.add_argument("--original", default=original.SERVER, help="the original mj-server binary")
+    parser.add_argument("--player", default=original.PLAYER, help="the original mj-player binary")
     parser.add_argument(
         "--ours", default=f"{shlex.quote(sys.executable)} -m mj.server", help="command that runs our server"
     )

@@ -31,8 +31,9 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-SERVER = "/usr/games/mj-server"
-PLAYER = "/usr/games/mj-player"
+from mj import original
+from mj.seeds import parse_seeds
+
 DEFAULT = "default"
 
 
@@ -56,24 +57,6 @@ class Result:
     ok: bool
     seconds: float
     message: str
-
-
-def parse_seeds(text: str) -> list[int]:
-    """Parse ``1-10,15,20-22`` into a sorted list of distinct positive seeds."""
-    seeds: set[int] = set()
-    for part in text.split(","):
-        part = part.strip()
-        if not part:
-            continue
-        lo, sep, hi = part.partition("-")
-        first = int(lo)
-        last = int(hi) if sep else first
-        if first < 1 or last < first:
-            raise ValueError(f"bad seed range {part!r} (seeds must be >= 1)")
-        seeds.update(range(first, last + 1))
-    if not seeds:
-        raise ValueError("no seeds given")
-    return sorted(seeds)
 
 
 def parse_options(text: str) -> list[Path | None]:
@@ -118,8 +101,8 @@ def record_game(
     out_dir: Path,
     *,
     timeout: float = 120.0,
-    server: str = SERVER,
-    player: str = PLAYER,
+    server: str = original.SERVER,
+    player: str = original.PLAYER,
 ) -> Result:
     """Play one game and store its log; never raises for game failures."""
     start = time.monotonic()
@@ -209,8 +192,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--out", required=True, type=Path, help="output directory")
     parser.add_argument("--jobs", type=int, default=2, help="games played in parallel")
     parser.add_argument("--timeout", type=float, default=120.0, help="seconds per game")
-    parser.add_argument("--server", default=SERVER, help="mj-server binary")
-    parser.add_argument("--player", default=PLAYER, help="mj-player binary")
+    parser.add_argument("--server", default=original.SERVER, help="mj-server binary")
+    parser.add_argument("--player", default=original.PLAYER, help="mj-player binary")
     args = parser.parse_args(argv)
 
     try:

@@ -31,18 +31,17 @@ import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
+from mj import original
 from mj.robot.games import (
     OUR_CONNECTION,
     OUR_ID,
-    PLAYER,
-    SERVER,
     GameReport,
     LogSummary,
-    parse_seeds,
     play_game,
     summarize_log,
 )
 from mj.robot.levels import DEFAULT_LEVEL
+from mj.seeds import parse_seeds
 
 __all__ = ["OUR_CONNECTION", "OUR_ID", "GameReport", "LogSummary", "parse_seeds", "play_game", "summarize_log"]
 
@@ -116,7 +115,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--level", type=int, default=DEFAULT_LEVEL, help="our robot's level (default %(default)s)")
     parser.add_argument("--timeout", type=float, default=300.0, help="seconds allowed per game")
     parser.add_argument("--subprocess", action="store_true", help="run our robot as the mj-player program")
-    parser.add_argument("--server-program", default=SERVER, help="the server to play on (default %(default)s)")
+    parser.add_argument("--server-program", default=original.SERVER, help="the server to play on (default %(default)s)")
     args = parser.parse_args(argv)
     try:
         seeds = parse_seeds(args.seeds)
@@ -124,7 +123,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error(str(exc))
     if os.sep in args.server_program:
         args.server_program = str(Path(args.server_program).resolve())  # the server runs in a temporary folder
-    for binary in (args.server_program, PLAYER):
+    for binary in (args.server_program, original.PLAYER):
         if not os.access(binary, os.X_OK):
             print(f"error: {binary} not found (apt-get install mah-jong)", file=sys.stderr)
             return 2

@@ -37,8 +37,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from mj.robot.games import PLAYER, SERVER, GameReport, parse_seeds, play_game
+from mj import original
+from mj.robot.games import GameReport, play_game
 from mj.robot.levels import DEFAULT_LEVEL
+from mj.seeds import parse_seeds
 
 #: 1.96: the normal quantile of a two-sided 95% interval.
 Z95 = 1.96
@@ -238,7 +240,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--options", type=Path, help="option file for the server (--option-file)")
     parser.add_argument("--timeout", type=float, default=300.0, help="seconds allowed per game")
     parser.add_argument("--subprocess", action="store_true", help="run our robot as the mj-player program")
-    parser.add_argument("--server-program", default=SERVER, help="the server to play on (default %(default)s)")
+    parser.add_argument("--server-program", default=original.SERVER, help="the server to play on (default %(default)s)")
     parser.add_argument("--json", metavar="FILE", help="also write the results as JSON ('-' for stdout only)")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress line per game")
     args = parser.parse_args(argv)
@@ -251,7 +253,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error("--seats takes places 0..3 and --jobs at least 1")
     if os.sep in args.server_program:
         args.server_program = str(Path(args.server_program).resolve())
-    for binary in (args.server_program, PLAYER):
+    for binary in (args.server_program, original.PLAYER):
         if not os.access(binary, os.X_OK):
             print(f"error: {binary} not found (apt-get install mah-jong)", file=sys.stderr)
             return 2

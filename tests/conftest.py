@@ -10,13 +10,22 @@ silently skipping them.
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
+from collections.abc import Iterator
 
 import pytest
 
-ORIGINAL_SERVER = "/usr/games/mj-server"
-ORIGINAL_PLAYER = "/usr/games/mj-player"
-ORIGINAL_XMJ = "/usr/games/xmj"
+from mj import original
+from mj.server.robotgame import kill
+
+ORIGINAL_SERVER = original.SERVER
+ORIGINAL_PLAYER = original.PLAYER
+ORIGINAL_XMJ = original.XMJ
 ORIGINAL_PROGRAMS = (ORIGINAL_SERVER, ORIGINAL_PLAYER)
+
+#: Our server, started as a program the way a user starts it.
+OUR_SERVER = (sys.executable, "-m", "mj.server")
 
 
 def original_required() -> bool:
@@ -55,3 +64,14 @@ def pytest_configure(config: pytest.Config) -> None:
 def pytest_runtest_setup(item: pytest.Item) -> None:
     if item.get_closest_marker("original") is not None:
         require_original()
+
+
+@pytest.fixture
+def processes() -> Iterator[list[subprocess.Popen[bytes]]]:
+    """Processes a test starts; all are killed by PID at the end, whatever happened (last started first)."""
+    started: list[subprocess.Popen[bytes]] = []
+    try:
+        yield started
+    finally:
+        for process in reversed(started):
+            kill(process)

@@ -9,8 +9,8 @@ import pytest
 
 from conftest import require_original
 from mj.bench import BENCHMARKS
-from mj.bench.server import parse_seeds
 from mj.cli import main
+from mj.seeds import parse_seeds
 
 #: The smallest run of each benchmark that still prints its figures.
 TINY = {

@@ -19,7 +19,6 @@ import shutil
 import signal
 import socket
 import subprocess
-import sys
 import tempfile
 import time
 from collections.abc import Callable, Hashable, Iterator
@@ -27,7 +26,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ORIGINAL_PLAYER, require_original
+from conftest import ORIGINAL_PLAYER, OUR_SERVER, require_original
 from mj.logfile import parse_log
 from mj.protocol import cmsg as C
 from mj.protocol.framing import ENCODING
@@ -43,7 +42,6 @@ from mj.server.transport import Limits, Server
 from mj.table import Delivery
 from mj.tiles import parse
 
-SERVER = [sys.executable, "-m", "mj.server"]
 DATA = Path(__file__).parent / "data"
 CORPUS = DATA / "original"
 NO_FLOWERS = DATA / "options" / "no-flowers.opt"
@@ -63,22 +61,11 @@ def short_dir() -> Iterator[Path]:
         shutil.rmtree(path, ignore_errors=True)
 
 
-@pytest.fixture
-def processes() -> Iterator[list[subprocess.Popen[bytes]]]:
-    """Processes a test starts; all are killed by PID at the end, whatever happened."""
-    started: list[subprocess.Popen[bytes]] = []
-    try:
-        yield started
-    finally:
-        for process in started:
-            kill(process)
-
-
 def start_server(workdir: Path, started: list[subprocess.Popen[bytes]], *arguments: str) -> str:
     """Start our server in ``workdir``; the address it announced."""
     out = (workdir / "server.out").open("wb")
     with out, (workdir / "server.err").open("wb") as err:
-        process = subprocess.Popen([*SERVER, *arguments], cwd=workdir, stdout=out, stderr=err)
+        process = subprocess.Popen([*OUR_SERVER, *arguments], cwd=workdir, stdout=out, stderr=err)
     started.append(process)
     assert wait_for_text(workdir / "server.out", b"\n", time.monotonic() + 20, process), (
         workdir / "server.err"
@@ -167,7 +154,7 @@ class LineClient:
 
 def _check_game(seed: int, address: str, workdir: Path, recorded: Path, *extra: str) -> float:
     require_original()
-    run = play_robot_game([*SERVER, *game_arguments(seed, address), *extra], workdir, workdir / "game.log")
+    run = play_robot_game([*OUR_SERVER, *game_arguments(seed, address), *extra], workdir, workdir / "game.log")
     assert run.ok, run.message
     assert run.server_status == 0
     assert "Game over. Final scores:" in run.stdout
@@ -310,7 +297,7 @@ def test_sigterm_stops_the_server_cleanly(short_dir: Path, processes: list[subpr
 
 def test_an_unusable_address_fails_with_the_originals_message(tmp_path: Path) -> None:
     done = subprocess.run(
-        [*SERVER, "--server", str(tmp_path / "missing" / "sock")], capture_output=True, timeout=30, check=False
+        [*OUR_SERVER, "--server", str(tmp_path / "missing" / "sock")], capture_output=True, timeout=30, check=False
     )
     assert done.returncode == 1
     assert done.stdout == b"FAILED: couldn't set up socket\n"
@@ -362,7 +349,7 @@ def test_bad_files_exit_with_status_1(tmp_path: Path) -> None:
     ):
         # a subprocess, so that a file wrongly accepted cannot leave a server listening in this process
         done = subprocess.run(
-            [*SERVER, "--server", "s", *arguments], cwd=tmp_path, capture_output=True, timeout=30, check=False
+            [*OUR_SERVER, "--server", "s", *arguments], cwd=tmp_path, capture_output=True, timeout=30, check=False
         )
         assert done.returncode == 1, arguments
         assert b"mj-server: " in done.stderr and done.stdout == b"", arguments
@@ -624,5 +611,5 @@ def test_closing_requested_by_the_table_and_slots_beyond_the_limit(short_dir: Pa
 def test_the_harness_reports_a_server_that_cannot_start(tmp_path: Path) -> None:
     run = play_robot_game([str(tmp_path / "no-such-server")], tmp_path, tmp_path / "game.log", timeout=5)
     assert not run.ok and "cannot start the server" in run.message
-    run = play_robot_game([*SERVER, "--server", str(tmp_path / "missing" / "sock")], tmp_path, tmp_path / "x.log")
+    run = play_robot_game([*OUR_SERVER, "--server", str(tmp_path / "missing" / "sock")], tmp_path, tmp_path / "x.log")
     assert not run.ok and run.message.startswith("the server did not print OK")

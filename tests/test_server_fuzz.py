@@ -25,7 +25,6 @@ import random
 import signal
 import socket
 import subprocess
-import sys
 import threading
 import time
 from collections import deque
@@ -33,7 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
-from conftest import require_original
+from conftest import OUR_SERVER, require_original
 from mj import tiles
 from mj.logfile import parse_log
 from mj.protocol import pmsg as P
@@ -44,7 +43,6 @@ from mj.server.logcompare import first_difference
 from mj.server.robotgame import kill, play_robot_game, wait_for_text
 from mj.server.transport import CLOSE_GRACE
 
-SERVER = (sys.executable, "-m", "mj.server")
 CORPUS: Final = Path(__file__).parent / "data" / "original"
 SEED: Final = 1007  # the longest game of the default corpus: 31 hands
 RECORDED: Final = CORPUS / f"seed{SEED}-default.log.gz"
@@ -286,7 +284,7 @@ def test_a_fuzzing_connection_does_not_disturb_a_robot_game(tmp_path: Path) -> N
     arguments = ["--server", "sock", "--seed", str(SEED), "--timeout", "0", "--exit-on-disconnect"]
     try:
         run = play_robot_game(
-            [*SERVER, *arguments, "--logfile", "game.log"], tmp_path, tmp_path / "game.log", timeout=GAME_TIME
+            [*OUR_SERVER, *arguments, "--logfile", "game.log"], tmp_path, tmp_path / "game.log", timeout=GAME_TIME
         )
     finally:
         stop.set()
@@ -319,7 +317,7 @@ def test_clients_cut_off_with_replies_unsent_are_flushed_or_dropped_quietly(tmp_
     sending once made asyncio print a traceback on its standard error.
     """
     with (tmp_path / "server.out").open("wb") as out, (tmp_path / "server.err").open("wb") as err:
-        server = subprocess.Popen([*SERVER, "--server", "sock"], cwd=tmp_path, stdout=out, stderr=err)
+        server = subprocess.Popen([*OUR_SERVER, "--server", "sock"], cwd=tmp_path, stdout=out, stderr=err)
     clients: list[socket.socket] = []
     try:
         assert wait_for_text(tmp_path / "server.out", b"\n", time.monotonic() + 20, server)

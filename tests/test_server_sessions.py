@@ -13,18 +13,16 @@ import contextlib
 import io
 import re
 import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from conftest import ORIGINAL_PLAYER, require_original
+from conftest import ORIGINAL_PLAYER, OUR_SERVER, require_original
 from mj.cli import main as mj
 from mj.server.robotgame import announced_address, kill, wait_for_text
 
-SERVER = (sys.executable, "-m", "mj.server")
 #: A whole game of robots takes a few seconds; this is for a loaded machine.
 GAME_TIME = 60.0
 #: Tile movements 0.1 s apart (``--pause``, not saved): a robot killed after the third discard is surely
@@ -49,7 +47,7 @@ class Lab:
         out = self.workdir / f"server{self.runs}.out"
         with out.open("wb") as stdout, (self.workdir / f"server{self.runs}.err").open("wb") as stderr:
             server = subprocess.Popen(
-                [*SERVER, "--server", "sock", "--logfile", logfile, *arguments],
+                [*OUR_SERVER, "--server", "sock", "--logfile", logfile, *arguments],
                 cwd=self.workdir,
                 stdin=subprocess.DEVNULL,
                 stdout=stdout,

@@ -16,17 +16,14 @@ import os
 import shutil
 import signal
 import subprocess
-import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from conftest import ORIGINAL_PLAYER, ORIGINAL_XMJ, original_required, require_original
-from mj.server.robotgame import announced_address, kill, wait_for_text
+from conftest import ORIGINAL_PLAYER, ORIGINAL_XMJ, OUR_SERVER, original_required, require_original
+from mj.server.robotgame import announced_address, wait_for_text
 
-SERVER = (sys.executable, "-m", "mj.server")
 #: Starting an X server and GTK takes a while on a loaded machine.
 XMJ_START = 60.0
 #: The 24 options of a default game (§5.1), as every player gets them after ``Game``.
@@ -56,17 +53,6 @@ def end_group(leader: subprocess.Popen[bytes]) -> None:
             return
 
 
-@pytest.fixture
-def processes() -> Iterator[list[subprocess.Popen[bytes]]]:
-    """Processes a test starts; all are killed by PID at the end."""
-    started: list[subprocess.Popen[bytes]] = []
-    try:
-        yield started
-    finally:
-        for process in reversed(started):
-            kill(process)
-
-
 def option_lines(log: str, connection: int, after: str) -> list[str]:
     """The texts of the ``GameOption`` lines sent to ``connection`` right after the log line ``after``."""
     assert after + "\r\n" in log, f"not logged: {after!r}"
@@ -89,7 +75,10 @@ def test_xmj_connects_and_is_given_the_game_and_its_options(
     logfile = tmp_path / "game.log"
     with (tmp_path / "server.out").open("wb") as out, (tmp_path / "server.err").open("wb") as err:
         server = subprocess.Popen(
-            [*SERVER, "--server", "sock", "--seed", "5", "--logfile", "game.log"], cwd=tmp_path, stdout=out, stderr=err
+            [*OUR_SERVER, "--server", "sock", "--seed", "5", "--logfile", "game.log"],
+            cwd=tmp_path,
+            stdout=out,
+            stderr=err,
         )
     processes.append(server)
     assert wait_for_text(tmp_path / "server.out", b"\n", time.monotonic() + 20, server)

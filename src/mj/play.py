@@ -20,7 +20,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Final
 
-XMJ: Final = "/usr/games/xmj"
+from mj import original
+
 STARTUP_SECONDS: Final = 10.0
 
 
@@ -65,10 +66,10 @@ def play(address: str, name: str, client: str, level: int, server_args: Sequence
         for seat in range(1, 4):
             robot = [python, "-m", "mj.robot", "--server", address, "--name", f"Robot{seat}", "--level", str(level)]
             children.append(_spawn(robot))
-        use_xmj = client == "xmj" or (client == "auto" and os.environ.get("DISPLAY") and shutil.which(XMJ))
+        use_xmj = client == "xmj" or (client == "auto" and os.environ.get("DISPLAY") and shutil.which(original.XMJ))
         if use_xmj:
             print(f"mj play: server at {listening}; starting xmj for {name}", flush=True)
-            person = _spawn([XMJ, "--connect", "--server", address, "--name", name])
+            person = _spawn([original.XMJ, "--connect", "--server", address, "--name", name])
             children.append(person)
             return person.wait()
         print(

@@ -109,13 +109,21 @@ def _resent(entries: Sequence[LogEntry]) -> set[int]:
     return found
 
 
+#: The only sent messages that tell what a wall held (decoding just these keeps reading a log cheap).
+_WALL_MESSAGES = ("NewHand ", "PlayerDraws ", "PlayerDrawsLoose ")
+
+
 def _hands_of(entries: Sequence[LogEntry], history: Sequence[C.CMsg] = ()) -> list[Hand]:
     """Each hand's live and loose draws and dice: those of a resumed hand's history, then the log's."""
     hands: list[Hand] = []
     live: list[Tile] = []
     loose: list[Tile] = []
     skip = _resent(entries)
-    played = (C.decode(e.text) for i, e in enumerate(entries) if e.direction == ">" and e.text and i not in skip)
+    played = (
+        C.decode(e.text)
+        for i, e in enumerate(entries)
+        if e.direction == ">" and e.text and e.text.startswith(_WALL_MESSAGES) and i not in skip
+    )
     for msg in (*history, *played):
         if isinstance(msg, C.NewHand):
             live, loose = [], []

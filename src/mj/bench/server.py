@@ -30,7 +30,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
-from mj.server.robotgame import ORIGINAL_PLAYER, ORIGINAL_SERVER, kill, play_robot_game, wait_for_text
+from mj.original import PLAYER as ORIGINAL_PLAYER
+from mj.original import SERVER as ORIGINAL_SERVER
+from mj.seeds import parse_seeds
+from mj.server.robotgame import kill, play_robot_game, wait_for_text
 
 OURS: Final = (sys.executable, "-m", "mj.server")
 DEFAULT_SEEDS: Final = "1001-1003"
@@ -53,23 +56,6 @@ class Measured:
 
 class BenchError(Exception):
     """A game that did not finish: no figures for it."""
-
-
-def parse_seeds(text: str) -> list[int]:
-    """``1001-1003,1010`` as a sorted list of distinct positive seeds."""
-    seeds: set[int] = set()
-    for part in filter(None, (p.strip() for p in text.split(","))):
-        low, sep, high = part.partition("-")
-        try:
-            first, last = int(low), int(high) if sep else int(low)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"bad seed {part!r}") from None
-        if first < 1 or last < first:
-            raise argparse.ArgumentTypeError(f"bad seed range {part!r} (seeds must be >= 1)")
-        seeds.update(range(first, last + 1))
-    if not seeds:
-        raise argparse.ArgumentTypeError("no seeds given")
-    return sorted(seeds)
 
 
 def _free_tcp_address() -> str:

@@ -23,6 +23,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from mj import original
 from mj.logfile import read_log
 from mj.protocol import ProtocolError
 from mj.protocol import cmsg as C
@@ -33,8 +34,6 @@ from mj.robot.levels import make_strategy
 from mj.robot.view import SeatView
 from mj.tiles import BLANK
 
-SERVER = "/usr/games/mj-server"
-PLAYER = "/usr/games/mj-player"
 #: Our robot connects first, so it gets id 1 on connection slot 1.
 OUR_ID = 1
 OUR_CONNECTION = 1
@@ -205,8 +204,8 @@ async def play_game(
     level: int = 1,
     timeout: float = 120.0,
     subprocess_robot: bool = False,
-    server: str = SERVER,
-    player: str = PLAYER,
+    server: str = original.SERVER,
+    player: str = original.PLAYER,
     seat: int = 0,
 ) -> GameReport:
     """One game in ``workdir`` (socket, log and outputs go there); never raises for game failures.
@@ -333,17 +332,3 @@ async def _start_ours(
     task.add_done_callback(lambda _task: errors.close())
     tasks.append(task)
     return robot
-
-
-def parse_seeds(text: str) -> list[int]:
-    """``1-10,15`` as a sorted list of distinct positive seeds."""
-    seeds: set[int] = set()
-    for part in filter(None, (p.strip() for p in text.split(","))):
-        low, sep, high = part.partition("-")
-        first, last = int(low), int(high) if sep else int(low)
-        if first < 1 or last < first:
-            raise ValueError(f"bad seed range {part!r} (seeds are >= 1)")
-        seeds.update(range(first, last + 1))
-    if not seeds:
-        raise ValueError("no seeds given")
-    return sorted(seeds)

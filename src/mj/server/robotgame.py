@@ -22,8 +22,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
-ORIGINAL_SERVER: Final = "/usr/games/mj-server"
-ORIGINAL_PLAYER: Final = "/usr/games/mj-player"
+from mj import original
+
 POLL: Final = 0.005
 
 
@@ -81,7 +81,7 @@ def play_robot_game(
     logfile: Path,
     *,
     timeout: float = 120.0,
-    player: str = ORIGINAL_PLAYER,
+    player: str = original.PLAYER,
     names: Sequence[str] = ("Robot1", "Robot2", "Robot3", "Robot4"),
 ) -> GameRun:
     """Start ``server_command`` in ``workdir``, connect the robots in order, wait for everything to end.
