@@ -38,3 +38,22 @@ def test_a_local_game_runs_to_the_end_with_someone_in_the_free_seat(tmp_path: Pa
                     os.kill(process.pid, signal.SIGKILL)
                 process.wait()
     assert not sock.exists()
+
+
+def test_stopping_the_local_game_stops_the_server_and_robots_too(tmp_path: Path) -> None:
+    sock = tmp_path / "play.sock"
+    play = subprocess.Popen(
+        [sys.executable, "-m", "mj.cli", "play", "--client", "none", "--server", str(sock)],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert play.stdout is not None
+        assert "your seat is waiting" in play.stdout.readline()
+        play.send_signal(signal.SIGTERM)
+        assert play.wait(timeout=30) == 128 + signal.SIGTERM
+        assert not sock.exists()  # the server was ended and cleaned up, not orphaned
+    finally:
+        if play.poll() is None:
+            os.kill(play.pid, signal.SIGKILL)
+            play.wait()

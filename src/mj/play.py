@@ -59,6 +59,8 @@ def play(address: str, name: str, client: str, level: int, server_args: Sequence
     """Run the local game until the person's client (or the server) ends; returns the exit status."""
     python = sys.executable
     children: list[subprocess.Popen[bytes]] = []
+    # a plain SIGTERM would end us without the cleanup below and orphan the server and robots
+    signal.signal(signal.SIGTERM, lambda signum, _frame: sys.exit(128 + signum))
     try:
         server = _spawn([python, "-m", "mj.server", "--server", address, *server_args], stdout=subprocess.PIPE)
         children.append(server)
