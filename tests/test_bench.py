@@ -44,8 +44,11 @@ def test_bench_without_a_name_lists_the_benchmarks(capsys: pytest.CaptureFixture
 # ---------------------------------------------------------------------- mj bench server: needs the original programs
 
 TINY["server"] = ["--seeds", "1001"]
-#: A row of ``mj bench server``: seed, hands, ms per hand (original, ours), ratio, wall seconds (original, ours).
-SERVER_ROW = re.compile(r" *(\w+) +(\d+) +(\d+\.\d\d) +(\d+\.\d\d) +(\d+\.\d) +(\d+\.\d\d) +(\d+\.\d\d)")
+#: A row of ``mj bench server``: seed, hands, ms per hand (original, ours) and ratio, the same without start-up,
+#: wall seconds (original, ours).
+SERVER_ROW = re.compile(
+    r" *(\w+) +(\d+)" + r" +(\d+\.\d\d) +(\d+\.\d\d) +(\d+\.\d)" * 2 + r" +(\d+\.\d\d) +(\d+\.\d\d)"
+)
 
 
 @pytest.fixture(autouse=True)
@@ -62,15 +65,22 @@ def test_server_benchmark_prints_cpu_per_hand_of_both_servers(capsys: pytest.Cap
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].endswith("over a Unix socket")
     assert re.fullmatch(r"start-up alone, included below: original \d+ ms, ours \d+ ms", lines[1])
-    assert " ".join(lines[2].split()) == "seed hands original ms/hand ours ms/hand ours/original original s ours s"
+    assert " ".join(lines[2].split()) == (
+        "seed hands original ms/hand ours ms/hand ours/original"
+        " steady original steady ours steady ratio original s ours s"
+    )
     rows = [SERVER_ROW.fullmatch(line) for line in lines[3:]]
     assert [row[1] if row else None for row in rows] == ["1001", "total"]
     seed, total = (row.groups()[1:] for row in rows if row)
     assert seed == total
-    hands, original, ours, ratio = int(seed[0]), float(seed[1]), float(seed[2]), float(seed[3])
+    hands, original, ours, ratio, steady_original, steady_ours, steady_ratio = (
+        int(seed[0]), *(float(x) for x in seed[1:7])
+    )  # fmt: skip
     assert hands == 21, "seed 1001's game has 21 hands (tests/data/original/seed1001-default.log.gz)"
     assert original > 0 and ours > 0
     assert ratio == pytest.approx(ours / original, abs=0.06)
+    assert 0 < steady_ours < ours, "without our start-up, each hand costs less"
+    assert steady_ratio == pytest.approx(steady_ours / steady_original, abs=0.06)
 
 
 def test_server_benchmark_seeds_are_lists_and_ranges() -> None:
@@ -78,3 +88,17 @@ def test_server_benchmark_seeds_are_lists_and_ranges() -> None:
     for bad in ("", "0", "5-3", "x"):
         with pytest.raises(argparse.ArgumentTypeError):
             parse_seeds(bad)
+
+
+# ---------------------------------------------------------------------- mj bench arena: needs the original programs
+# (its figures are checked in tests/test_arena.py)
+
+TINY["arena"] = ["--seeds", "1001"]
+
+
+@pytest.fixture(autouse=True)
+def _the_arena_benchmark_plays_original_robots(request: pytest.FixtureRequest) -> None:
+    """``test_benchmark_prints_a_rate[arena]`` also plays the original system, so it is skipped likewise."""
+    callspec = getattr(request.node, "callspec", None)
+    if callspec is not None and callspec.params.get("name") == "arena":
+        require_original()

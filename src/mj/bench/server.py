@@ -10,8 +10,9 @@ its user + system CPU time is measured alone, without the robots'. That time
 includes the server's start-up, for ours the Python interpreter's and the imports,
 which is therefore also measured alone (start, listen, SIGTERM) and printed first.
 Hands are the ``NewHand`` messages in each server's log. Printed per seed and in
-total: hands, each server's CPU milliseconds per hand, the ratio ours / original,
-and each game's wall time.
+total: hands, each server's CPU milliseconds per hand and the ratio ours / original,
+first including start-up, then "steady" (start-up subtracted: what each further
+hand of a long-running server costs), and each game's wall time.
 """
 
 from __future__ import annotations
@@ -112,15 +113,26 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 #: Column headings of the table of figures, and their widths.
 COLUMNS: Final = (("seed", 6), ("hands", 6), ("original ms/hand", 17), ("ours ms/hand", 13), ("ours/original", 14))
+STEADY_COLUMNS: Final = (("steady original", 16), ("steady ours", 12), ("steady ratio", 13))
 WALL_COLUMNS: Final = (("original s", 11), ("ours s", 7))
 
 
-def _row(label: str, original: Measured, ours: Measured) -> str:
+def _ratio(ours: float, original: float) -> float:
+    return ours / original if original > 0 else float("nan")
+
+
+def _row(label: str, original: Measured, ours: Measured, starts: tuple[float, float], games: int = 1) -> str:
+    """One line of figures; ``starts`` are the start-up CPU seconds, paid once in each of ``games``."""
     hands = f"{ours.hands}" if ours.hands == original.hands else f"{original.hands}/{ours.hands}"
-    ratio = ours.ms_per_hand / original.ms_per_hand if original.cpu and ours.hands else float("nan")
-    widths = [w for _, w in (*COLUMNS, *WALL_COLUMNS)]
+    steady = [
+        1000 * max(0.0, m.cpu - start * games) / m.hands if m.hands else float("nan")
+        for m, start in zip((original, ours), starts, strict=True)
+    ]
+    widths = [w for _, w in (*COLUMNS, *STEADY_COLUMNS, *WALL_COLUMNS)]
     cells = (
-        *(label, hands, f"{original.ms_per_hand:.2f}", f"{ours.ms_per_hand:.2f}", f"{ratio:.1f}"),
+        *(label, hands, f"{original.ms_per_hand:.2f}", f"{ours.ms_per_hand:.2f}"),
+        f"{_ratio(ours.ms_per_hand, original.ms_per_hand):.1f}",
+        *(f"{steady[0]:.2f}", f"{steady[1]:.2f}", f"{_ratio(steady[1], steady[0]):.1f}"),
         *(f"{original.wall:.2f}", f"{ours.wall:.2f}"),
     )
     return " ".join(f"{cell:>{width}}" for cell, width in zip(cells, widths, strict=True))
@@ -134,16 +146,16 @@ def compare(args: argparse.Namespace) -> None:
     """Print the start-up costs, then one row per seed and the total (:class:`BenchError` if a game fails)."""
     transport = "TCP on 127.0.0.1" if args.tcp else "a Unix socket"
     print(f"server CPU time (user+sys) per hand, original mj-server and ours, four original robots over {transport}")
-    original_start, our_start = start_up([args.original]), start_up(OURS)
-    print(f"start-up alone, included below: original {original_start * 1000:.0f} ms, ours {our_start * 1000:.0f} ms")
-    print(" ".join(f"{name:>{width}}" for name, width in (*COLUMNS, *WALL_COLUMNS)))
+    starts = start_up([args.original]), start_up(OURS)
+    print(f"start-up alone, included below: original {starts[0] * 1000:.0f} ms, ours {starts[1] * 1000:.0f} ms")
+    print(" ".join(f"{name:>{width}}" for name, width in (*COLUMNS, *STEADY_COLUMNS, *WALL_COLUMNS)))
     original_total = our_total = Measured(0, 0.0, 0.0)
     for seed in args.seeds:
         original = play([args.original], seed, args.tcp, args.player, args.timeout)
         ours = play(OURS, seed, args.tcp, args.player, args.timeout)
-        print(_row(str(seed), original, ours), flush=True)
+        print(_row(str(seed), original, ours, starts), flush=True)
         original_total, our_total = _add(original_total, original), _add(our_total, ours)
-    print(_row("total", original_total, our_total))
+    print(_row("total", original_total, our_total, starts, len(args.seeds)))
 
 
 def run(args: argparse.Namespace) -> int:

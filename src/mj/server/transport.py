@@ -1,13 +1,26 @@
 """The asyncio network loop of ``mj-server``: sockets in, table events, deliveries out.
 
-Each connection has its own reader task that buffers bytes and cuts them into
-logical lines with :class:`~mj.protocol.framing.LineDecoder`, so a client that
-sends half a line never stalls the others (the original blocked on it). Complete
-lines, ends of connections and timer expiries are put on one queue and handed to
-the table strictly one at a time by a single processing task: the table is
-not thread- or task-safe and the log must show each received line followed by
-exactly the messages it caused. Writes never wait for a client: a client whose
-unread output piles up, or whose socket fails, is treated as having closed.
+Connections are :class:`asyncio.Protocol` objects, so the event loop hands each
+chunk of bytes straight to the server: no task, stream or queue per line. Each
+connection cuts its bytes into logical lines with its own
+:class:`~mj.protocol.framing.LineDecoder`, so a client that sends half a line never
+stalls the others (the original blocked on it). Complete lines, ends of connections
+and timer expiries become events that the table handles strictly one at a time, in
+the order they happened: the table is not re-entrant and the log must show each
+received line followed by exactly the messages it caused.
+
+The messages caused by all the events of one wake-up of the loop are gathered per
+client and written with one system call each, and the log is flushed once, before
+those writes (whoever watches the log sees a message no later than its recipient):
+a robot game is a few thousand short exchanges, and per-message system calls and
+task switches were most of our server's CPU time. Writes never wait for a client: a
+client whose unread output piles up, or whose socket fails, is treated as having
+closed.
+
+Pacing (``--pause``, §7.13) is the one wait: a batch that must be held back stops
+all handling, reading from every socket is paused, and the events that arrive
+meanwhile are handled in their order once the batch is sent, as after the
+original's sleep.
 
 Connection numbers are the original's ``cnxK`` slots: the lowest free number from
 1, freed only once the table has been told the connection ended, so the table
@@ -23,8 +36,9 @@ import socket
 import stat
 import sys
 import traceback
+from collections import deque
 from collections.abc import Hashable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Final, Protocol
 
 from mj.protocol import cmsg as C
@@ -34,8 +48,6 @@ from mj.server.logwriter import LogWriter
 from mj.server.pacing import Pacer
 from mj.table import Delivery
 
-#: Bytes asked for per read; lines are reassembled whatever the chunking.
-READ_CHUNK: Final = 64 * 1024
 #: How long a closed connection may take to flush its last messages before it is dropped.
 CLOSE_GRACE: Final = 2.0
 
@@ -80,14 +92,18 @@ class Client:
     """One accepted connection."""
 
     number: int
-    writer: asyncio.StreamWriter
+    transport: asyncio.Transport
     decoder: LineDecoder
-    #: Lines queued for the table and not handled yet.
+    #: Set when the socket is gone (closed by either side), for the shutdown to wait on.
+    gone: asyncio.Future[None]
+    #: Lines received and not handled yet.
     pending: int = 0
     #: The end of this connection has been queued; read nothing more from it.
     ending: bool = False
     #: The table has been told the connection ended; drop anything still queued for it.
     closed: bool = False
+    #: Bytes for this client gathered during the current wake-up.
+    outgoing: bytearray = field(default_factory=bytearray)
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,6 +139,41 @@ class _Timer:
     handle: asyncio.TimerHandle
 
 
+@dataclass(slots=True)
+class _Held:
+    """A batch held back for pacing, and when it may go."""
+
+    batch: Sequence[Delivery]
+    handle: asyncio.TimerHandle
+
+
+class _Link(asyncio.Protocol):
+    """The event loop's side of one connection: passes everything on to the :class:`Server`."""
+
+    __slots__ = ("client", "server")
+
+    def __init__(self, server: Server) -> None:
+        self.server = server
+        self.client: Client | None = None
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.Transport)
+        self.client = self.server._opened(transport)
+
+    def data_received(self, data: bytes) -> None:
+        if self.client is not None:
+            self.server._received(self.client, data)
+
+    def eof_received(self) -> bool:
+        return False  # close our side too: the client has said all it will say
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self.client is not None:
+            if not self.client.gone.done():
+                self.client.gone.set_result(None)
+            self.server._end(self.client)
+
+
 class Server:
     """One table served on one listening address until the table says to exit or :meth:`stop` is called."""
 
@@ -131,26 +182,27 @@ class Server:
         self.log = log
         self.limits = limits or Limits()
         self._clients: dict[int, Client] = {}
-        self._events: asyncio.Queue[Event] = asyncio.Queue()
+        self._backlog: deque[Event] = deque()
+        self._draining = False
+        self._held: _Held | None = None
         self._timer: _Timer | None = None
         self._pacer = Pacer()
         self._listener: asyncio.Server | None = None
         self._unix_path: str | None = None
-        self._stopped: asyncio.Event | None = None
+        self._result: asyncio.Future[int] | None = None
 
     # ------------------------------------------------------------------ lifecycle
 
     async def start(self, address: Address) -> None:
         """Listen on ``address`` (:class:`OSError` if that is impossible)."""
-        self._stopped = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        self._result = loop.create_future()
         if isinstance(address, UnixAddress):
             _remove_stale_socket(address.path)
-            self._listener = await asyncio.start_unix_server(self._accept, address.path, limit=READ_CHUNK)
+            self._listener = await loop.create_unix_server(lambda: _Link(self), address.path)
             self._unix_path = address.path
             return
-        self._listener = await asyncio.start_server(
-            self._accept, address.host, address.port, limit=READ_CHUNK, reuse_address=True
-        )
+        self._listener = await loop.create_server(lambda: _Link(self), address.host, address.port, reuse_address=True)
 
     @property
     def tcp_address(self) -> TcpAddress | None:
@@ -161,91 +213,94 @@ class Server:
         return TcpAddress(host, port)
 
     def stop(self) -> None:
-        """Ask :meth:`run` to return (signal handlers call this)."""
-        if self._stopped is not None:
-            self._stopped.set()
+        """Ask :meth:`run` to return 0 (signal handlers call this)."""
+        self._finish(0)
 
     async def run(self) -> int:
-        """Handle events until the table sets an exit status (returned) or :meth:`stop` (0)."""
-        assert self._stopped is not None, "start() first"
-        processing = asyncio.create_task(self._process())
-        stopping = asyncio.create_task(self._stopped.wait())
+        """Handle events until the table sets an exit status (returned) or :meth:`stop` (0).
+
+        An exception from the table is a bug that may have left it half-way through a
+        change, so the server quits with status 1 and the traceback on stderr (the
+        original, too, quits on internal errors, without saving).
+        """
+        assert self._result is not None, "start() first"
         try:
-            await asyncio.wait({processing, stopping}, return_when=asyncio.FIRST_COMPLETED)
+            return await self._result
         finally:
-            stopping.cancel()
-            if not processing.done():
-                processing.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await processing
             await self._shut_down()
-        if processing.cancelled():
-            return 0
-        return processing.result()
+
+    def _finish(self, status: int) -> None:
+        if self._result is not None and not self._result.done():
+            self._result.set_result(status)
+
+    @property
+    def _finished(self) -> bool:
+        return self._result is not None and self._result.done()
 
     async def _shut_down(self) -> None:
         """Stop listening, flush and close every connection, remove our socket file."""
         self._cancel_timer()
+        if self._held is not None:
+            self._held.handle.cancel()
+            self._held = None
         if self._listener is not None:
             self._listener.close()
+        self._flush()
         clients = list(self._clients.values())
         for client in clients:
             client.ending = True
-            client.writer.close()
+            client.transport.close()
         if clients:
-            waits = {asyncio.create_task(_wait_closed(c.writer)): c for c in clients}
-            _, late = await asyncio.wait(waits, timeout=CLOSE_GRACE)
-            for task in late:
-                task.cancel()
-                waits[task].writer.transport.abort()  # a client that does not read loses the rest
+            _, late = await asyncio.wait([c.gone for c in clients], timeout=CLOSE_GRACE)
+            for client in clients:
+                if client.gone in late:
+                    client.transport.abort()  # a client that does not read loses the rest
         if self.log is not None:
             self.log.flush()
         if self._unix_path is not None:
             _remove_stale_socket(self._unix_path)
 
-    # ------------------------------------------------------------------ reading
+    # ------------------------------------------------------------------ events from the loop
 
-    async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        """Per-connection task: give the client a slot, then turn its bytes into queued lines."""
+    def _opened(self, transport: asyncio.Transport) -> Client | None:
+        """A new connection: give it the lowest free slot, or refuse it."""
         number = self._free_slot()
-        if number is None:
-            with contextlib.suppress(ConnectionError, OSError):
-                writer.write(encode_line(C.Error(0, "Unable to accept new connections").encode()))
-            writer.close()
-            return
-        _set_nodelay(writer)
-        client = Client(number, writer, LineDecoder(self.limits.max_line))
+        if number is None or self._finished:
+            with contextlib.suppress(ConnectionError, OSError, RuntimeError):
+                transport.write(encode_line(C.Error(0, "Unable to accept new connections").encode()))
+            transport.close()
+            return None
+        _set_nodelay(transport)
+        client = Client(
+            number, transport, LineDecoder(self.limits.max_line), asyncio.get_running_loop().create_future()
+        )
         self._clients[number] = client
-        self._events.put_nowait(Opened(client))
-        with contextlib.suppress(ConnectionError, OSError):
-            await self._read(client, reader)
-        self._end(client)
+        self._submit(Opened(client))
+        return client
 
-    async def _read(self, client: Client, reader: asyncio.StreamReader) -> None:
-        while not client.ending:
-            data = await reader.read(READ_CHUNK)
-            if not data:
-                return
-            try:
-                lines = client.decoder.feed_raw(data)
-            except LineTooLong:
-                self._end(client, "Line too long; connection closed")
-                return
-            for raw in lines:
-                if client.ending:
-                    return
-                client.pending += 1
-                if client.pending > self.limits.max_pending:
-                    self._end(client, "Too many lines received; connection closed")
-                    return
-                self._events.put_nowait(Received(client, raw))
+    def _received(self, client: Client, data: bytes) -> None:
+        """Bytes from ``client``: queue its complete lines and handle them."""
+        if client.ending:
+            return
+        try:
+            lines = client.decoder.feed_raw(data)
+        except LineTooLong:
+            self._end(client, "Line too long; connection closed")
+            return
+        for raw in lines:
+            client.pending += 1
+            if client.pending > self.limits.max_pending:
+                self._end(client, "Too many lines received; connection closed")
+                break
+            self._backlog.append(Received(client, raw))
+        self._drain()
 
     def _end(self, client: Client, reason: str = "") -> None:
         """Queue the end of ``client`` once, behind the lines it already sent."""
         if client.ending:
             return
         client.ending = True
-        self._events.put_nowait(Ended(client, reason))
+        self._submit(Ended(client, reason))
 
     def _free_slot(self) -> int | None:
         for number in range(1, self.limits.max_connections + 1):
@@ -255,30 +310,53 @@ class Server:
 
     # ------------------------------------------------------------------ the table
 
-    async def _process(self) -> int:
-        """The one task that talks to the table, event by event.
+    def _submit(self, event: Event) -> None:
+        self._backlog.append(event)
+        self._drain()
 
-        An exception from the table is a bug that may have left it half-way through
-        a change, so the server quits with status 1 and the traceback on stderr
-        (the original, too, quits on internal errors, without saving).
+    def _drain(self) -> None:
+        """Handle queued events in order, unless already doing so further up the stack or held back.
+
+        Handling an event can cause another (a write that fails ends its client), so
+        this loop, not a nested call, takes those too, after the event in hand.
         """
-        while True:
-            event = await self._events.get()
-            try:
-                await self._deliver(self._handle(event))
-                await self._close_requested()
-            except Exception:
-                print(f"-E- internal error while handling {type(event).__name__}; quitting", file=sys.stderr)
-                traceback.print_exc()
-                return 1
-            status = self.table.exit_status
-            if status is not None:
-                return status
-            self._arm_timer()
-            if self.log is not None:
-                self.log.flush()
+        if self._draining:
+            return
+        self._draining = True
+        try:
+            while True:
+                while self._backlog and self._held is None and not self._finished:
+                    self._handle(self._backlog.popleft())
+                self._flush()
+                if not self._backlog or self._held is not None or self._finished:
+                    break
+        finally:
+            self._draining = False
+        if self._finished:
+            self._backlog.clear()
+        elif self._held is not None:
+            self._pause_reading(True)
 
-    def _handle(self, event: Event) -> list[Delivery]:
+    def _handle(self, event: Event) -> None:
+        try:
+            batch = self._table_event(event)
+            if self._deliver(batch):
+                self._after_batch()
+        except Exception:
+            print(f"-E- internal error while handling {type(event).__name__}; quitting", file=sys.stderr)
+            traceback.print_exc()
+            self._finish(1)
+
+    def _after_batch(self) -> None:
+        """What follows an event's batch once it is sent: requested closes, the exit, the claim timer."""
+        self._close_requested()
+        status = self.table.exit_status
+        if status is not None:
+            self._finish(status)
+            return
+        self._arm_timer()
+
+    def _table_event(self, event: Event) -> list[Delivery]:
         if isinstance(event, TimerFired):
             if self._timer is None or self._timer.key != event.key:
                 return []  # a window that closed meanwhile
@@ -295,7 +373,7 @@ class Server:
                 self.log.received(client.number, event.raw)
             return self.table.receive(client.number, event.raw.rstrip(WHITESPACE))
         if event.reason:
-            self._send(client, encode_line(C.Error(0, event.reason).encode()))
+            self._queue(client, encode_line(C.Error(0, event.reason).encode()))
         return self._close(client, by_us=False)
 
     def _close(self, client: Client, by_us: bool) -> list[Delivery]:
@@ -306,10 +384,11 @@ class Server:
         them on its own. A client's end of file, and our cut-off of a flooding client
         (which the original has no counterpart for), are logged as ``(null)``.
         """
+        self._flush()
         client.ending = client.closed = True
-        client.writer.close()
+        client.transport.close()
         # the socket stays open until its last messages are read: not forever
-        asyncio.get_running_loop().call_later(CLOSE_GRACE, _drop_if_unsent, client.writer.transport)
+        asyncio.get_running_loop().call_later(CLOSE_GRACE, _drop_if_unsent, client.transport)
         self.table.closing.discard(client.number)
         if self.log is not None and not by_us:
             self.log.end_of_file(client.number)
@@ -317,58 +396,115 @@ class Server:
         del self._clients[client.number]
         return out
 
-    async def _close_requested(self) -> None:
-        """Close the connections the table asked to close, once their messages have been sent."""
+    def _close_requested(self) -> None:
+        """Close the connections the table asked to close, once their messages have been sent.
+
+        What the table answers to a close (news of a player gone) moves no tile, so it
+        is never held back.
+        """
         while self.table.closing:
             number = min(self.table.closing)
             client = self._clients.get(number)
             if client is None or client.closed:
                 self.table.closing.discard(number)
-                await self._deliver(self.table.close(number))
+                self._gather(self.table.close(number))
                 continue
-            await self._deliver(self._close(client, by_us=True))
+            self._gather(self._close(client, by_us=True))
 
-    async def _deliver(self, batch: Sequence[Delivery]) -> None:
-        """Send a batch in order, after any hold-back for pacing; log the copies marked logged.
+    # ------------------------------------------------------------------ sending
 
-        Each client's share of the batch goes out in one write: a deal is some 200
-        messages, and one system call (one TCP segment) per client instead of one
-        per message is what keeps a game of robots fast.
-        """
+    def _deliver(self, batch: Sequence[Delivery]) -> bool:
+        """Gather ``batch`` for sending, or hold it back for pacing (False: held)."""
         if not batch:
-            return
+            return True
+        interval = self.table.pacing()
+        if interval <= 0:  # no pacing: the usual case, and no bookkeeping for it
+            self._gather(batch)
+            return True
         loop = asyncio.get_running_loop()
-        wait = self._pacer.wait(batch, self.table.pacing(), loop.time())
+        wait = self._pacer.wait(batch, interval, loop.time())
         if wait > 0:
-            await asyncio.sleep(wait)
-        outgoing: dict[int, bytearray] = {}
-        for delivery in batch:
-            text = delivery.message.encode()
-            if delivery.logged and self.log is not None:
-                self.log.sent(delivery.connection, text)
-            outgoing.setdefault(delivery.connection, bytearray()).extend(encode_line(text))
-        if self.log is not None:
-            self.log.flush()  # whoever watches the log sees a message no later than its recipient
-        for number, data in outgoing.items():
-            client = self._clients.get(number)
-            if client is not None and not client.closed:
-                self._send(client, bytes(data))
+            self._held = _Held(batch, loop.call_later(wait, self._release))
+            return False
+        self._gather(batch)
         self._pacer.sent(batch, loop.time())
+        return True
+
+    def _release(self) -> None:
+        """The held batch may go now: send it, finish its event, go on with what arrived meanwhile."""
+        held, self._held = self._held, None
+        if held is None or self._finished:
+            return
+        self._pause_reading(False)
+        try:
+            self._gather(held.batch)
+            self._pacer.sent(held.batch, asyncio.get_running_loop().time())
+            self._after_batch()
+        except Exception:
+            print("-E- internal error after a paced batch; quitting", file=sys.stderr)
+            traceback.print_exc()
+            self._finish(1)
+        self._drain()
+
+    def _gather(self, batch: Sequence[Delivery]) -> None:
+        """Encode ``batch``, log the copies marked logged, add each message to its client's outgoing bytes.
+
+        A broadcast is one message object delivered to every seat, so each object is
+        encoded once per batch.
+        """
+        log = self.log
+        clients = self._clients
+        encoded: dict[int, tuple[str, bytes]] = {}
+        for delivery in batch:
+            message = delivery.message
+            cached = encoded.get(id(message))
+            if cached is None:
+                text = message.encode()
+                cached = encoded[id(message)] = (text, encode_line(text))
+            if delivery.logged and log is not None:
+                log.sent(delivery.connection, cached[0])
+            client = clients.get(delivery.connection)
+            if client is not None and not client.closed:
+                client.outgoing += cached[1]
+
+    def _queue(self, client: Client, data: bytes) -> None:
+        client.outgoing += data
+
+    def _flush(self) -> None:
+        """Flush the log, then write each client's gathered bytes in one call."""
+        if self.log is not None:
+            self.log.flush()
+        for client in list(self._clients.values()):
+            if client.outgoing:
+                data = bytes(client.outgoing)
+                client.outgoing.clear()
+                self._send(client, data)
 
     def _send(self, client: Client, data: bytes) -> None:
-        """Queue bytes for a client without waiting; a dead or non-reading client is ended."""
-        writer = client.writer
-        if writer.is_closing():
+        """Write bytes to a client without waiting; a dead or non-reading client is ended."""
+        transport = client.transport
+        if transport.is_closing():
             self._end(client)
             return
         try:
-            writer.write(data)
+            transport.write(data)
         except (ConnectionError, OSError, RuntimeError):
             self._end(client)
             return
-        if writer.transport.get_write_buffer_size() > self.limits.max_unsent:
-            writer.transport.abort()
+        if transport.get_write_buffer_size() > self.limits.max_unsent:
+            transport.abort()
             self._end(client)
+
+    def _pause_reading(self, paused: bool) -> None:
+        """While a batch is held back, leave new bytes in the sockets (bounded memory, order kept)."""
+        for client in self._clients.values():
+            if client.closed or client.transport.is_closing():
+                continue
+            with contextlib.suppress(RuntimeError):
+                if paused and client.transport.is_reading():
+                    client.transport.pause_reading()
+                elif not paused and not client.transport.is_reading():
+                    client.transport.resume_reading()
 
     # ------------------------------------------------------------------ the claim timer
 
@@ -382,7 +518,7 @@ class Server:
         if self._timer is not None and self._timer.key == key:
             return
         self._cancel_timer()
-        handle = asyncio.get_running_loop().call_later(max(0.0, seconds), self._events.put_nowait, TimerFired(key))
+        handle = asyncio.get_running_loop().call_later(max(0.0, seconds), self._submit, TimerFired(key))
         self._timer = _Timer(key, handle)
 
     def _cancel_timer(self) -> None:
@@ -401,9 +537,9 @@ def _drop_if_unsent(transport: asyncio.WriteTransport) -> None:
         transport.abort()
 
 
-def _set_nodelay(writer: asyncio.StreamWriter) -> None:
+def _set_nodelay(transport: asyncio.BaseTransport) -> None:
     """Messages are small and interactive: send each at once (no Nagle delay) on TCP."""
-    sock = writer.get_extra_info("socket")
+    sock = transport.get_extra_info("socket")
     if sock is not None and sock.family in (socket.AF_INET, socket.AF_INET6):
         with contextlib.suppress(OSError):
             sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
@@ -416,8 +552,3 @@ def _remove_stale_socket(path: str) -> None:
             os.unlink(path)
     except FileNotFoundError:
         pass
-
-
-async def _wait_closed(writer: asyncio.StreamWriter) -> None:
-    with contextlib.suppress(ConnectionError, OSError):
-        await writer.wait_closed()
