@@ -306,6 +306,8 @@ def test_pacing_is_the_larger_of_the_server_pause_and_the_players_delay_capped_a
     assert table.pacing() == 0.3
     table.receive(1, "SetPlayerOption DelayTime 0 80 ")
     assert table.pacing() == 5.0
+    table.close(1)
+    assert table.pacing() == 0.3, "a player gone no longer slows the game down"
 
 
 def test_load_state_before_the_first_deal_swaps_in_the_saved_game_and_everyone_rejoins() -> None:

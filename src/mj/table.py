@@ -147,6 +147,8 @@ class Table:
         self.rng = GlibcRandom(settings.seed)
         self.walls: WallSource = walls or SeededWalls(self.rng, settings.wall_file, settings.original_quirks)
         self.connections: dict[int, Connection] = {}
+        #: The DelayTime each connection asked for (§7.13), read by :meth:`pacing` after every event.
+        self._delay_times: dict[int, int] = {}
         self.players: list[PlayerRecord] = []
         self.game: Game | None = None
         self.active = False
@@ -243,6 +245,7 @@ class Table:
         """The connection ended (end of file or error): what happens depends on the server's settings (§10.5)."""
         conn = self.connections.pop(connection, None)
         self.closing.discard(connection)
+        self._delay_times.pop(connection, None)
         if conn is None or conn.player is None:
             return self._take()
         record = self._record(conn.player)
@@ -283,8 +286,7 @@ class Table:
 
     def pacing(self) -> float:
         """Seconds between tile movements: the larger of ``--pause`` and the players' DelayTime, at most 5 s."""
-        delays = [c.options.get(PlayerOption.DELAY_TIME, 0) for c in self.connections.values() if c.player]
-        return min(50, max([self.settings.pause, *delays])) / 10
+        return min(50, max([self.settings.pause, *self._delay_times.values()])) / 10
 
     def final_scores(self) -> str | None:
         """The server's closing score list (§7.15), from South round to East, less any penalties."""
@@ -464,6 +466,8 @@ class Table:
         if option is PlayerOption.DELAY_TIME and value < 0:
             raise IllegalMove("Bad value for DelayTime")
         conn.options[option] = value
+        if option is PlayerOption.DELAY_TIME:
+            self._delay_times[connection] = value
         player = conn.player
         assert player is not None
         if option is PlayerOption.INFO_TILES and self.game is not None:
