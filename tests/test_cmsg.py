@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+import pickle
 from pathlib import Path
 
 import pytest
@@ -115,6 +117,18 @@ def test_messages_are_immutable_values() -> None:
         message.id = 2  # type: ignore[misc]
     assert message == cmsg.PlayerReady(1)
     assert hash(message) == hash(cmsg.PlayerReady(1))
+    assert message != cmsg.PlayerReady(2) and message != cmsg.PlayerDiscards(1, tiles.parse("1B"), 1, False)
+    with pytest.raises(AttributeError):
+        del message.id  # type: ignore[misc]
+
+
+def test_messages_are_built_like_dataclasses_and_survive_pickling() -> None:
+    message = cmsg.Error(seqno=3)
+    assert message == cmsg.Error(3, "") and repr(message) == "Error(seqno=3, text='')"
+    with pytest.raises(TypeError):
+        cmsg.Error()  # type: ignore[call-arg]
+    assert pickle.loads(pickle.dumps(message)) == message
+    assert copy.copy(message) == message
 
 
 def test_every_message_of_section_3_exists_in_order() -> None:

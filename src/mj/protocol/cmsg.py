@@ -9,7 +9,6 @@ out, serials (``discard``) the per-hand discard numbers.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import ClassVar, Final
 
 from mj.protocol.fields import (
@@ -21,6 +20,7 @@ from mj.protocol.fields import (
     Wind,
     WireMessage,
     Word,
+    message,
 )
 from mj.rules.options import OptionEntry
 
@@ -31,7 +31,7 @@ class CMsg(WireMessage):
     __slots__ = ()
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class Error(CMsg):
     """A line of the recipient was refused; ``seqno`` numbers it on that connection (0: none)."""
 
@@ -39,7 +39,7 @@ class Error(CMsg):
     text: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class InfoTiles(CMsg):
     """Human-readable view of a player's hand (§2.6), sent on request after each change."""
 
@@ -47,7 +47,7 @@ class InfoTiles(CMsg):
     text: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class StateSaved(CMsg):
     """The game requested by ``id`` has been saved in ``filename``."""
 
@@ -55,7 +55,7 @@ class StateSaved(CMsg):
     filename: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class ConnectReply(CMsg):
     """Answer to Connect: ``id`` is the player's id, or 0 with the refusal ``reason``."""
 
@@ -64,12 +64,12 @@ class ConnectReply(CMsg):
     reason: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class Reconnect(CMsg):
     """RequestReconnect granted: the client must send Connect again on the same socket."""
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class AuthReqd(CMsg):
     """The server wants credentials of type ``authtype`` (``basic``) in an AuthInfo."""
 
@@ -77,14 +77,14 @@ class AuthReqd(CMsg):
     authdata: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class Redirect(CMsg):
     """Reconnect to ``dest`` (``host:port``) with the same id and name; never sent by 1.11."""
 
     dest: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class Player(CMsg):
     """Announces a player or a new name; an empty name means the player was removed."""
 
@@ -92,14 +92,14 @@ class Player(CMsg):
     name: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class NewRound(CMsg):
     """The prevailing wind changes (sent just before the round's first NewHand)."""
 
     wind: Wind
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class Game(CMsg):
     """Seating, round and cumulative scores for a (re)joining player.
 
@@ -122,7 +122,7 @@ class Game(CMsg):
     manager: int
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class NewHand(CMsg):
     """A hand starts with ``east`` as dealer; the wall position fields are cosmetic."""
 
@@ -131,7 +131,7 @@ class NewHand(CMsg):
     start_stack: int
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class PlayerDeclaresSpecial(CMsg):
     """A flower or season is exposed; BLANK means the player has finished declaring."""
 
@@ -139,21 +139,21 @@ class PlayerDeclaresSpecial(CMsg):
     tile: TileCode
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class StartPlay(CMsg):
     """Play may (re)start; ``id`` must act next, or 0 if several may."""
 
     id: int
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class StopPlay(CMsg):
     """Play is suspended, for example because a player lost its connection."""
 
     reason: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class Pause(CMsg):
     """Everybody but ``exempt`` must send Ready; ``reason`` is an infinitive phrase."""
 
@@ -162,14 +162,14 @@ class Pause(CMsg):
     reason: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class PlayerReady(CMsg):
     """The player has answered the current pause with Ready."""
 
     id: int
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class PlayerDraws(CMsg):
     """A tile from the live wall; other players see BLANK."""
 
@@ -177,7 +177,7 @@ class PlayerDraws(CMsg):
     tile: TileCode
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class PlayerDrawsLoose(CMsg):
     """A replacement tile from the dead wall; other players see BLANK."""
 
@@ -185,7 +185,7 @@ class PlayerDrawsLoose(CMsg):
     tile: TileCode
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class PlayerDiscards(CMsg):
     """A discard numbered ``discard``; ``calling`` declares Original Call with it."""
 
@@ -195,7 +195,7 @@ class PlayerDiscards(CMsg):
     calling: bool
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class ClaimDenied(CMsg):
     """The recipient's claim failed, for ``reason``."""
 
@@ -203,7 +203,7 @@ class ClaimDenied(CMsg):
     reason: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class PlayerDoesntClaim(CMsg):
     """The player passed on discard ``discard``, by NoClaim or (``timeout``) by silence."""
 
@@ -212,7 +212,7 @@ class PlayerDoesntClaim(CMsg):
     timeout: bool
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class DangerousDiscard(CMsg):
     """The claimed discard was dangerous (§9.8); ``nochoice``: the discarder had no other."""
 
@@ -221,7 +221,7 @@ class DangerousDiscard(CMsg):
     nochoice: bool
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class PlayerClaimsPung(CMsg):
     """A pung claim on ``discard`` was lodged, not yet granted."""
 
@@ -229,7 +229,7 @@ class PlayerClaimsPung(CMsg):
     discard: int
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class PlayerPungs(CMsg):
     """A pung of ``tile`` is made from the discard."""
 
@@ -237,7 +237,7 @@ class PlayerPungs(CMsg):
     tile: TileCode
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class PlayerFormsClosedPung(CMsg):
     """While scoring, a concealed pung is declared."""
 
@@ -245,7 +245,7 @@ class PlayerFormsClosedPung(CMsg):
     tile: TileCode
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class PlayerClaimsKong(CMsg):
     """A kong claim on ``discard`` was lodged."""
 
@@ -253,7 +253,7 @@ class PlayerClaimsKong(CMsg):
     discard: int
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class PlayerKongs(CMsg):
     """A claimed kong is made; a PlayerDrawsLoose follows."""
 
@@ -261,7 +261,7 @@ class PlayerKongs(CMsg):
     tile: TileCode
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class PlayerDeclaresClosedKong(CMsg):
     """A concealed kong; it gets a serial because it may be robbed."""
 
@@ -270,7 +270,7 @@ class PlayerDeclaresClosedKong(CMsg):
     discard: int
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class PlayerAddsToPung(CMsg):
     """An exposed pung becomes a kong; it gets a serial because it may be robbed."""
 
@@ -279,7 +279,7 @@ class PlayerAddsToPung(CMsg):
     discard: int
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class PlayerRobsKong(CMsg):
     """The kong just made was robbed by ``id``, who goes mah-jong with it."""
 
@@ -287,7 +287,7 @@ class PlayerRobsKong(CMsg):
     tile: TileCode
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class CanMahJong(CMsg):
     """Answer to QueryMahJong: would ``tile`` (BLANK: none) complete the hand?"""
 
@@ -295,7 +295,7 @@ class CanMahJong(CMsg):
     answer: bool
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class PlayerClaimsChow(CMsg):
     """A chow claim on ``discard`` was lodged (the position may be ANYPOS)."""
 
@@ -304,7 +304,7 @@ class PlayerClaimsChow(CMsg):
     cpos: ChowPosition
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class PlayerChows(CMsg):
     """A chow is made; with ANYPOS, sent to the claimer only: "say which chow"."""
 
@@ -313,7 +313,7 @@ class PlayerChows(CMsg):
     cpos: ChowPosition
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class PlayerFormsClosedChow(CMsg):
     """While scoring, a concealed chow is declared by its lowest tile."""
 
@@ -321,14 +321,14 @@ class PlayerFormsClosedChow(CMsg):
     tile: TileCode
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class WashOut(CMsg):
     """The hand is abandoned (wall exhausted, lost a player)."""
 
     reason: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class PlayerClaimsMahJong(CMsg):
     """A mah-jong claim on a discard or on a kong being made."""
 
@@ -336,7 +336,7 @@ class PlayerClaimsMahJong(CMsg):
     discard: int
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class PlayerMahJongs(CMsg):
     """Mah-jong granted: ``tile`` was drawn from the wall, BLANK if the discard was claimed."""
 
@@ -344,7 +344,7 @@ class PlayerMahJongs(CMsg):
     tile: TileCode
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class PlayerPairs(CMsg):
     """While scoring, the winner makes a pair with the claimed discard."""
 
@@ -352,7 +352,7 @@ class PlayerPairs(CMsg):
     tile: TileCode
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class PlayerFormsClosedPair(CMsg):
     """While scoring, a concealed pair is declared."""
 
@@ -360,7 +360,7 @@ class PlayerFormsClosedPair(CMsg):
     tile: TileCode
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class PlayerShowsTiles(CMsg):
     """The player's remaining concealed tiles, as codes in the server's hand order."""
 
@@ -368,7 +368,7 @@ class PlayerShowsTiles(CMsg):
     tiles: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class PlayerSpecialSet(CMsg):
     """The winner completes a special hand with the discard ``tile`` and all of ``tiles``."""
 
@@ -377,7 +377,7 @@ class PlayerSpecialSet(CMsg):
     tiles: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class PlayerFormsClosedSpecialSet(CMsg):
     """The winner's concealed ``tiles`` form a special hand."""
 
@@ -385,7 +385,7 @@ class PlayerFormsClosedSpecialSet(CMsg):
     tiles: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class PlayerOptionSet(CMsg):
     """A player option changed: acknowledges a request (``ack``) or orders the client."""
 
@@ -395,7 +395,7 @@ class PlayerOptionSet(CMsg):
     text: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class HandScore(CMsg):
     """The score of a player's hand with its multi-line explanation (§9)."""
 
@@ -404,7 +404,7 @@ class HandScore(CMsg):
     explanation: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class Settlement(CMsg):
     """The change of each seat's score for the hand, in seat order, explained (§9.9)."""
 
@@ -415,12 +415,12 @@ class Settlement(CMsg):
     explanation: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class GameOver(CMsg):
     """The game has ended."""
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class GameOption(CMsg):
     """A game option's value, as set by ``id`` (0: the server's report)."""
 
@@ -428,7 +428,7 @@ class GameOption(CMsg):
     entry: OptionEntry
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class ChangeManager(CMsg):
     """At ``id``'s request, ``manager`` (0: anybody) may now change options."""
 
@@ -436,7 +436,7 @@ class ChangeManager(CMsg):
     manager: int
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class Message(CMsg):
     """Chat from ``sender`` (0: the server) to ``addressee`` (0: everybody)."""
 
@@ -445,14 +445,14 @@ class Message(CMsg):
     text: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class Wall(CMsg):
     """The whole wall as space-separated codes; only in save and history files."""
 
     tiles: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class Comment(CMsg):
     """A ``#`` comment line of save and history files."""
 
@@ -461,7 +461,7 @@ class Comment(CMsg):
     text: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class SwapTile(CMsg):
     """Debugging: ``oldtile`` in player ``id``'s hand was replaced by ``newtile``."""
 

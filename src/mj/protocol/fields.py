@@ -19,9 +19,9 @@ import dataclasses
 import re
 import string
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from enum import Enum
-from typing import Annotated, Any, ClassVar, Final, Generic, TypeVar, get_origin
+from typing import Annotated, Any, ClassVar, Final, Generic, TypeVar, dataclass_transform, get_origin
 
 from mj import tiles
 from mj.protocol.framing import WHITESPACE
@@ -223,8 +223,9 @@ _DECODERS: Final[dict[Kind, Callable[[str, int], Decoded]]] = {
 class WireMessage:
     """What controller and player messages have in common: a keyword and typed fields.
 
-    Subclasses are frozen slotted dataclasses whose annotations, in wire order, are
-    the fields; :class:`MessageTable` fills in the class variables below.
+    Subclasses are made with :func:`message`: their annotations, in wire order, are
+    the fields; :class:`MessageTable` fills in the class variables below and the
+    methods that a frozen dataclass would have (see :func:`message` for why).
     """
 
     __slots__ = ()
@@ -246,8 +247,53 @@ class WireMessage:
         parts.extend(encode(getattr(self, name)) for name, encode in self._encoders)
         return " ".join(parts)
 
+    def _values(self) -> tuple[Any, ...]:
+        """The field values in order (generated per class by :func:`_install_methods`)."""
+        raise NotImplementedError
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        assert isinstance(other, WireMessage)
+        return self._values() == other._values()
+
+    def __hash__(self) -> int:
+        return hash(self._values())
+
+    def __repr__(self) -> str:
+        fields = ", ".join(
+            f"{name}={value!r}" for (name, _), value in zip(self.wire_fields, self._values(), strict=True)
+        )
+        return f"{type(self).__name__}({fields})"
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise dataclasses.FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise dataclasses.FrozenInstanceError(f"cannot delete field {name!r}")
+
+    def __getstate__(self) -> tuple[Any, ...]:
+        return self._values()
+
+    def __setstate__(self, state: tuple[Any, ...]) -> None:
+        for (name, _), value in zip(self.wire_fields, state, strict=True):
+            object.__setattr__(self, name, value)
+
 
 M = TypeVar("M", bound="WireMessage")
+
+
+@dataclass_transform(frozen_default=True)
+def message(cls: type[M]) -> type[M]:
+    """Declare a message class: to users and the type checker, ``@dataclass(frozen=True, slots=True)``.
+
+    ``dataclasses`` compiles half a dozen methods for each frozen class, one at a
+    time, and there are some ninety messages: every program that speaks the protocol
+    paid some 60 ms for that at start-up. Here ``dataclasses`` only makes the slots;
+    :class:`MessageTable` compiles the ``__init__`` and ``_values`` of all the
+    messages of one direction at once, and :class:`WireMessage` has the rest.
+    """
+    return dataclasses.dataclass(slots=True, init=False, repr=False, eq=False)(cls)
 
 
 def _kind_of(hint: object) -> Kind:
@@ -282,6 +328,32 @@ def _install_codecs(cls: type[WireMessage]) -> None:
     cls._decoders = tuple((name, _DECODERS[kind]) for name, kind in spec)
 
 
+def _install_methods(classes: Sequence[type[WireMessage]]) -> None:
+    """Compile ``__init__`` (keyword and positional, defaults as declared) and ``_values`` for ``classes``."""
+    namespace: dict[str, Any] = {"_set": object.__setattr__}
+    source: list[str] = []
+    for number, cls in enumerate(classes):
+        parameters, body = ["self"], []
+        for field in dataclasses.fields(cls):
+            if field.default_factory is not dataclasses.MISSING:
+                raise TypeError(f"{cls.__name__}.{field.name}: messages take plain defaults only")
+            if field.default is dataclasses.MISSING:
+                parameters.append(field.name)
+            else:
+                namespace[f"_d{number}_{field.name}"] = field.default
+                parameters.append(f"{field.name}=_d{number}_{field.name}")
+            body.append(f"    _set(self, {field.name!r}, {field.name})")
+        values = "".join(f"self.{field.name}, " for field in dataclasses.fields(cls))
+        source.append(f"def _init{number}({', '.join(parameters)}):\n" + ("\n".join(body) or "    pass"))
+        source.append(f"def _values{number}(self):\n    return ({values})")
+    exec(compile("\n".join(source), f"<messages of {classes[0].__module__}>", "exec"), namespace)
+    for number, cls in enumerate(classes):
+        init, values = namespace[f"_init{number}"], namespace[f"_values{number}"]
+        init.__qualname__, values.__qualname__ = f"{cls.__qualname__}.__init__", f"{cls.__qualname__}._values"
+        type.__setattr__(cls, "__init__", init)
+        type.__setattr__(cls, "_values", values)
+
+
 class MessageTable(Generic[M]):
     """The messages of one direction, found by keyword or alias, and their decoder.
 
@@ -296,6 +368,7 @@ class MessageTable(Generic[M]):
             obj for obj in namespace if isinstance(obj, type) and issubclass(obj, base) and obj is not base
         )
         self._by_keyword: dict[str, type[M]] = {}
+        _install_methods(self.classes)
         for cls in self.classes:
             _install_codecs(cls)
             for name in (cls.keyword, *cls.aliases):

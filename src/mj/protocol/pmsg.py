@@ -7,7 +7,6 @@ or robbable kong a claim refers to; where the server ignores it (``Pung``,
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import ClassVar, Final
 
 from mj.protocol.fields import (
@@ -18,6 +17,7 @@ from mj.protocol.fields import (
     TileCode,
     WireMessage,
     Word,
+    message,
 )
 
 
@@ -27,7 +27,7 @@ class PMsg(WireMessage):
     __slots__ = ()
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class Connect(PMsg):
     """Join (``last_id`` 0) or rejoin a game under ``name`` speaking protocol ``pvers``."""
 
@@ -36,12 +36,12 @@ class Connect(PMsg):
     name: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class RequestReconnect(PMsg):
     """Ask to start over on the same socket; the server answers Reconnect."""
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class AuthInfo(PMsg):
     """Credentials answering AuthReqd (``basic``: the password)."""
 
@@ -49,7 +49,7 @@ class AuthInfo(PMsg):
     authdata: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class NewAuthInfo(PMsg):
     """Ask to change the password; the original never supports it."""
 
@@ -57,26 +57,26 @@ class NewAuthInfo(PMsg):
     authdata: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class Disconnect(PMsg):
     """Leave the game; the server closes the connection."""
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class SaveState(PMsg):
     """Save the game, in ``filename`` if given."""
 
     filename: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class LoadState(PMsg):
     """Replace the game not yet dealt by the one saved in ``filename``."""
 
     filename: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class DeclareSpecial(PMsg):
     """Expose a flower or season; BLANK: no more to declare."""
 
@@ -84,19 +84,19 @@ class DeclareSpecial(PMsg):
     tile: TileCode
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class RequestPause(PMsg):
     """Ask everybody to confirm before play goes on, for ``reason``."""
 
     reason: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class Ready(PMsg):
     """Answer to a Pause: ready to go on."""
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class Discard(PMsg):
     """Discard ``tile``, declaring Original Call with it if ``calling``."""
 
@@ -105,7 +105,7 @@ class Discard(PMsg):
     calling: bool
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class NoClaim(PMsg):
     """Pass on discard (or robbable kong) ``discard``."""
 
@@ -113,7 +113,7 @@ class NoClaim(PMsg):
     discard: int
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class Pung(PMsg):
     """Claim ``discard`` for a pung, or after mah-jong use the discard in one."""
 
@@ -121,14 +121,14 @@ class Pung(PMsg):
     discard: int
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class FormClosedPung(PMsg):
     """While scoring, declare a concealed pung of ``tile``."""
 
     tile: TileCode
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class Kong(PMsg):
     """Claim ``discard`` for a kong."""
 
@@ -136,7 +136,7 @@ class Kong(PMsg):
     discard: int
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class DeclareClosedKong(PMsg):
     """Declare a concealed kong of ``tile``."""
 
@@ -144,21 +144,21 @@ class DeclareClosedKong(PMsg):
     tile: TileCode
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class AddToPung(PMsg):
     """Add ``tile`` to an exposed pung, making a kong."""
 
     tile: TileCode
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class QueryMahJong(PMsg):
     """Would ``tile`` (BLANK: none) give me mah-jong? Answered by CanMahJong."""
 
     tile: TileCode
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class Chow(PMsg):
     """Claim ``discard`` for a chow at ``cpos``, or name the position of a granted claim."""
 
@@ -167,53 +167,53 @@ class Chow(PMsg):
     cpos: ChowPosition
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class FormClosedChow(PMsg):
     """While scoring, declare a concealed chow by its lowest tile."""
 
     tile: TileCode
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class DeclareWashOut(PMsg):
     """Ask to abandon the hand; the original always refuses."""
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class MahJong(PMsg):
     """Claim mah-jong on ``discard``, or declare it from the hand on one's turn (0)."""
 
     discard: int
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class Pair(PMsg):
     """After mah-jong, use the claimed discard for a pair."""
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class FormClosedPair(PMsg):
     """While scoring, declare a concealed pair of ``tile``."""
 
     tile: TileCode
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class ShowTiles(PMsg):
     """A loser reveals the remaining concealed tiles and gets scored."""
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class SpecialSet(PMsg):
     """After mah-jong, the discard and all concealed tiles form a special hand."""
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class FormClosedSpecialSet(PMsg):
     """After mah-jong, the concealed tiles form a special hand."""
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class SetPlayerOption(PMsg):
     """Set a player option, or acknowledge (``ack``) one the server ordered (§7.13)."""
 
@@ -223,7 +223,7 @@ class SetPlayerOption(PMsg):
     text: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class SetGameOption(PMsg):
     """Set game option ``name`` to ``value`` (its text form); manager only."""
 
@@ -231,28 +231,28 @@ class SetGameOption(PMsg):
     value: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class QueryGameOption(PMsg):
     """Ask for the GameOption line of option ``name``."""
 
     name: Word
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class ListGameOptions(PMsg):
     """Ask for every game option, ending with ``End``."""
 
     include_disabled: bool
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class ChangeManager(PMsg):
     """Make ``manager`` (0: anybody) the one who may change options."""
 
     manager: int
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class SendMessage(PMsg):
     """Chat to ``addressee`` (0: everybody)."""
 
@@ -260,7 +260,7 @@ class SendMessage(PMsg):
     text: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class SwapTile(PMsg):
     """Debugging: replace ``oldtile`` in player ``id``'s hand by ``newtile`` from the wall."""
 
