@@ -33,89 +33,16 @@ import sys
 import tempfile
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from mj import original
+from mj.arena.stats import Estimate, PlayerGame, Totals, mean_ci
 from mj.robot.games import GameReport, play_game
 from mj.robot.levels import DEFAULT_LEVEL
 from mj.seeds import parse_seeds
 
-#: 1.96: the normal quantile of a two-sided 95% interval.
-Z95 = 1.96
 ROTATIONS = 4
-
-
-@dataclass
-class Estimate:
-    """A mean with its 95% confidence interval."""
-
-    mean: float
-    low: float
-    high: float
-    n: int
-
-    def text(self, scale: float = 1.0, digits: int = 1) -> str:
-        return f"{self.mean * scale:.{digits}f} [{self.low * scale:.{digits}f}, {self.high * scale:.{digits}f}]"
-
-    def as_dict(self) -> dict[str, float]:
-        return {"mean": self.mean, "low": self.low, "high": self.high, "n": self.n}
-
-
-def mean_ci(values: Sequence[float]) -> Estimate:
-    """Mean of ``values`` with a normal-approximation 95% interval."""
-    n = len(values)
-    if n == 0:
-        return Estimate(math.nan, math.nan, math.nan, 0)
-    mean = statistics.fmean(values)
-    half = Z95 * statistics.stdev(values) / math.sqrt(n) if n > 1 else math.inf
-    return Estimate(mean, mean - half, mean + half, n)
-
-
-def proportion_ci(successes: int, trials: int) -> Estimate:
-    """A rate with a Wilson 95% interval."""
-    if trials == 0:
-        return Estimate(math.nan, math.nan, math.nan, 0)
-    p = successes / trials
-    denominator = 1 + Z95**2 / trials
-    centre = (p + Z95**2 / (2 * trials)) / denominator
-    half = Z95 * math.sqrt(p * (1 - p) / trials + Z95**2 / (4 * trials**2)) / denominator
-    return Estimate(p, centre - half, centre + half, trials)
-
-
-@dataclass
-class KindTotals:
-    """Everything counted for one kind of player (ours or original)."""
-
-    games: int = 0
-    hands: int = 0
-    wins: int = 0
-    self_drawn: int = 0
-    deal_ins: int = 0
-    win_scores: list[int] = field(default_factory=list)
-    final_scores: list[int] = field(default_factory=list)
-
-    def add(self, report: GameReport, pid: int) -> None:
-        s = report.summary
-        self.games += 1
-        self.hands += s.hands
-        self.wins += s.wins_by.get(pid, 0)
-        self.self_drawn += s.self_drawn_by.get(pid, 0)
-        self.deal_ins += s.deal_ins_by.get(pid, 0)
-        self.win_scores += s.win_scores_by.get(pid, [])
-        self.final_scores.append(s.scores.get(pid, 0))
-
-    def stats(self) -> dict[str, Any]:
-        return {
-            "games": self.games,
-            "hands": self.hands,
-            "win_rate": proportion_ci(self.wins, self.hands).as_dict(),
-            "self_drawn_share": proportion_ci(self.self_drawn, self.wins).as_dict(),
-            "deal_in_rate": proportion_ci(self.deal_ins, self.hands).as_dict(),
-            "winning_score": mean_ci(self.win_scores).as_dict(),
-            "final_score": mean_ci(self.final_scores).as_dict(),
-        }
 
 
 def rates(report: GameReport, pid: int) -> tuple[float, float]:
@@ -126,15 +53,15 @@ def rates(report: GameReport, pid: int) -> tuple[float, float]:
 
 def analyse(reports: Sequence[GameReport]) -> dict[str, Any]:
     """Per-kind totals and the duplicate (per-seed) differences, from completed games."""
-    ours, originals = KindTotals(), KindTotals()
+    ours, originals = Totals(), Totals()
     per_seed: dict[int, list[tuple[float, float, float]]] = {}
     for report in reports:
         if not report.ok:
             continue
         others = [pid for pid in report.summary.scores if pid != report.our_id]
-        ours.add(report, report.our_id)
+        ours.add(PlayerGame.from_tally(report.summary, report.our_id))
         for pid in others:
-            originals.add(report, pid)
+            originals.add(PlayerGame.from_tally(report.summary, pid))
         s = report.summary
         score_diff = s.scores[report.our_id] - statistics.fmean(s.scores[p] for p in others)
         our_win, our_deal = rates(report, report.our_id)
@@ -154,8 +81,8 @@ def analyse(reports: Sequence[GameReport]) -> dict[str, Any]:
         "failed": [{"seed": r.seed, "seat": r.our_id - 1, "message": r.message} for r in reports if not r.ok],
         "protocol_errors": sum(len(r.summary.errors) for r in reports),
         "misanswered": sum(r.summary.misanswered for r in reports),
-        "ours": ours.stats(),
-        "original": originals.stats(),
+        "ours": ours.figures().as_dict(),
+        "original": originals.figures().as_dict(),
         "duplicate": {"seeds": len(per_seed), **duplicate},
         "decision_ms": {
             "moves": len(decisions),

@@ -1,4 +1,4 @@
-"""The ``mj`` command: play, replay and bench (and, as it arrives, arena)."""
+"""The ``mj`` command: play, replay, arena and bench."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from mj import bench
+from mj.arena import cli as arena_cli
 from mj.narrate import Narrator
 from mj.play import default_address, play
 from mj.replay import ReplayError, read_entries, replay
@@ -61,6 +62,7 @@ def main(argv: list[str] | None = None) -> int:
     rp.add_argument("logs", nargs="+", help="log files written by mj-server --logfile (.gz accepted)")
     rp.add_argument("-v", "--verbose", action="store_true", help="print each hand's play and scoring")
     rp.set_defaults(run=_replay)
+    arena_cli.add_parser(commands)
     _add_bench(commands)
     pp = commands.add_parser("play", help="a local game: our server, three robots and a seat for you")
     pp.add_argument("--server", default=None, help="address for the server (default: a private Unix socket)")

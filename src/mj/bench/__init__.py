@@ -29,6 +29,7 @@ BENCHMARKS: Final[dict[str, str]] = {
     "score": "mj.bench.score",
     "shanten": "mj.bench.shanten",
     "server": "mj.bench.server",
+    "arena": "mj.bench.arena",
 }
 
 

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from mj import original
+from mj.arena.tally import GameTally
 from mj.logfile import read_log
 from mj.protocol import ProtocolError
 from mj.protocol import cmsg as C
@@ -32,7 +33,6 @@ from mj.robot.agent import Robot
 from mj.robot.client import Client, ClientConfig
 from mj.robot.levels import make_strategy
 from mj.robot.view import SeatView
-from mj.tiles import BLANK
 
 #: Our robot connects first, so it gets id 1 on connection slot 1.
 OUR_ID = 1
@@ -40,28 +40,16 @@ OUR_CONNECTION = 1
 
 
 @dataclass
-class LogSummary:
-    """What the server log says about one game, from our robot's point of view."""
+class LogSummary(GameTally):
+    """What the server log says about one game: every player's figures, and our robot's answers and errors."""
 
-    hands: int = 0
-    washouts: int = 0
     wins: int = 0
     deal_ins: int = 0
-    #: Final cumulative score of each player id.
-    scores: dict[int, int] = field(default_factory=dict)
     #: Error lines the server sent to our connection.
     errors: list[str] = field(default_factory=list)
-    game_over: bool = False
     #: Answers we sent to each discard or robbable kong of another player, by (hand, serial):
     #: the protocol wants exactly one each.
     answers: dict[tuple[int, int], int] = field(default_factory=dict)
-    #: Per player id: hands won, of them self-drawn (wall or loose tile), and the
-    #: hands in which that player's discard or kong gave another player mah-jong.
-    wins_by: dict[int, int] = field(default_factory=dict)
-    self_drawn_by: dict[int, int] = field(default_factory=dict)
-    deal_ins_by: dict[int, int] = field(default_factory=dict)
-    #: Per player id: the winner's hand score of every hand that player won.
-    win_scores_by: dict[int, list[int]] = field(default_factory=dict)
 
     @property
     def misanswered(self) -> int:
@@ -91,15 +79,10 @@ class GameReport:
 def summarize_log(path: Path, our_id: int = OUR_ID, our_connection: int = OUR_CONNECTION) -> LogSummary:
     """Hands, our wins and deal-ins, scores and errors, read from a server ``--logfile``.
 
-    Broadcasts appear once in the log (as sent to the East of the moment), so each
-    discard, mah-jong and settlement is counted once.
+    The figures of every player are counted by :class:`~mj.arena.tally.GameTally`
+    from the logged messages, as the arena counts its in-process games.
     """
     summary = LogSummary()
-    seats: list[int] = []
-    #: The discarder of the discard still open to claims (None once a tile is drawn).
-    open_discard: int | None = None
-    last_konger = 0
-    winner: int | None = None
     for entry in read_log(path):
         if entry.text is None:
             continue
@@ -115,54 +98,10 @@ def summarize_log(path: Path, our_id: int = OUR_ID, our_connection: int = OUR_CO
             continue
         if isinstance(msg, _OPEN_TILE) and msg.id != our_id:
             summary.answers.setdefault((summary.hands, msg.discard), 0)
-        match msg:
-            case C.Game() if not seats:
-                seats = [msg.east, msg.south, msg.west, msg.north]
-                summary.scores = dict.fromkeys(seats, 0)
-                for per_player in (summary.wins_by, summary.self_drawn_by, summary.deal_ins_by):
-                    per_player.update(dict.fromkeys(seats, 0))
-                summary.win_scores_by = {pid: [] for pid in seats}
-            case C.NewHand(east=east) if east in seats:
-                start = seats.index(east)
-                seats = seats[start:] + seats[:start]
-                summary.hands += 1
-                open_discard = winner = None
-            case C.PlayerDiscards(id=pid):
-                open_discard = pid
-            case C.PlayerDraws() | C.PlayerDrawsLoose():
-                open_discard = None
-            case C.PlayerDeclaresClosedKong(id=pid) | C.PlayerAddsToPung(id=pid):
-                last_konger = pid
-            case C.PlayerMahJongs(id=pid, tile=tile):
-                # A blank tile means the open discard completed the hand; East's dealt
-                # hand is also announced with a blank, but no discard is open then.
-                fed_by = open_discard if tile == BLANK else None
-                _count_win(summary, pid, fed_by)
-                winner = pid
-            case C.PlayerRobsKong(id=pid):
-                _count_win(summary, pid, last_konger)
-                winner = pid
-            case C.HandScore(id=pid, score=score) if pid == winner:
-                summary.win_scores_by.setdefault(pid, []).append(score)
-                winner = None
-            case C.WashOut():
-                summary.washouts += 1
-            case C.Settlement():
-                for pid, delta in zip(seats, (msg.east, msg.south, msg.west, msg.north), strict=True):
-                    summary.scores[pid] += delta
-            case C.GameOver():
-                summary.game_over = True
+        summary.observe(msg)
     summary.wins = summary.wins_by.get(our_id, 0)
     summary.deal_ins = summary.deal_ins_by.get(our_id, 0)
     return summary
-
-
-def _count_win(summary: LogSummary, winner: int, fed_by: int | None) -> None:
-    summary.wins_by[winner] = summary.wins_by.get(winner, 0) + 1
-    if fed_by is None:
-        summary.self_drawn_by[winner] = summary.self_drawn_by.get(winner, 0) + 1
-    elif fed_by != winner:
-        summary.deal_ins_by[fed_by] = summary.deal_ins_by.get(fed_by, 0) + 1
 
 
 #: The messages that open a window every other player must answer.

@@ -1,0 +1,89 @@
+"""``mj arena``: the command line of :func:`mj.arena.run`.
+
+Everything given is checked before the first game (players, options, option file,
+log directory); a mistake ends the command with one line on standard error and
+status 2, as argparse does for the options it checks itself. A game that cannot
+be finished (a robot or table fault) ends it with status 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import textwrap
+from pathlib import Path
+
+from mj.arena.game import GameError
+from mj.arena.options import game_options
+from mj.arena.players import DEFAULT_WORD, KEYS, SpecError
+from mj.arena.plot import check_plot_path, plot_scores
+from mj.arena.report import format_result
+from mj.arena.runner import DEFAULT_GAMES, run
+
+DESCRIPTION = "Play games in-process between four robots, seats rotated over seeds, and report figures per player."
+EPILOG = textwrap.dedent(
+    f"""\
+    PLAYER is KEY=VALUE pairs separated by commas, keys {", ".join(KEYS)}:
+      level=2                       level of play (1, 2 or 3, as mj-player --level)
+      level=2,chowness=0.5          with mj-player's strategy options and their ranges: chowness -1..1,
+                                    hiddenness, majorness, suitness 0..1 (lists of up to 5), hysteresis >= 0
+      chowness=0,-0.9,hiddenness=1  a word without '=' continues the list before it
+      name=Cautious,level=3         name: the player's label in the report
+      {DEFAULT_WORD}                       the default robot
+    example: mj arena --games 40 --option NumRounds=1 level=1 level=2 level=3 level=1,chowness=-1
+    """
+)
+
+
+def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``mj arena`` to the ``mj`` command's subcommands."""
+    parser = commands.add_parser(
+        "arena",
+        help="in-process tournaments between robots (duplicate format, all cores)",
+        description=DESCRIPTION,
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    add = parser.add_argument
+    add("players", nargs=4, metavar="PLAYER", help="a robot specification (see below)")
+    add("--games", type=int, default=DEFAULT_GAMES, metavar="N",
+        help=f"games to play, a multiple of 4: each seed in 4 rotations (default {DEFAULT_GAMES})")  # fmt: skip
+    add("--seed", type=int, default=1, metavar="S", help="the first seed; then S+1... (default 1)")
+    add("--jobs", type=int, default=None, metavar="J", help="worker processes (default: every core)")
+    add("--option", action="append", default=[], metavar="NAME=VALUE",
+        help="a game option, as mj-server's SetGameOption takes it (e.g. NumRounds=1); repeatable")  # fmt: skip
+    add("--option-file", type=Path, metavar="FILE", help="game options, as mj-server --option-file reads them")
+    add("--json", action="store_true", help="print the results as JSON instead of a table")
+    add("--plot", type=Path, metavar="FILE.png", help="draw the players' score distributions into FILE.png")
+    add("--log", type=Path, metavar="DIR", help="write each game's log there, in mj-server's --logfile format")
+    parser.set_defaults(run=main)
+
+
+def main(args: argparse.Namespace) -> int:
+    try:
+        if args.plot is not None:
+            check_plot_path(args.plot)
+        options = game_options(args.option_file, args.option)
+        result = run(
+            args.players,
+            games=args.games,
+            seed=args.seed,
+            jobs=args.jobs,
+            options=options,
+            log_dir=args.log,
+            progress=sys.stderr.isatty(),
+        )
+    except SpecError as exc:
+        print(f"mj arena: error: {exc}", file=sys.stderr)
+        return 2
+    except GameError as exc:
+        print(f"mj arena: game failed: {exc}", file=sys.stderr)
+        return 1
+    if args.json:
+        print(json.dumps(result.as_dict(), indent=2))
+    else:
+        print(format_result(result), end="")
+    if args.plot is not None:
+        plot_scores(result, args.plot)
+    return 0

@@ -1,0 +1,56 @@
+"""The game options of an arena: an option file as ``mj-server --option-file`` reads it, and ``NAME=VALUE`` settings.
+
+The server reads option files leniently, as the original does: a line it cannot
+use costs a warning and the server plays on. An arena run is a measurement, and a
+measurement under options other than those asked for is worthless, so here every
+such warning, unknown option, type clash or value the original would refuse
+(``NumRounds 3``) is an error, reported before any game starts.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+from collections.abc import Sequence
+from pathlib import Path
+
+from mj.arena.players import SpecError
+from mj.rules.options import GameOptions, OptionEntry, OptionError, check_value
+from mj.server.cli import read_option_file
+
+
+def game_options(option_file: Path | None = None, settings: Sequence[str] = ()) -> tuple[OptionEntry, ...]:
+    """The entries of ``option_file`` then of each ``NAME=VALUE`` setting, checked; :class:`SpecError` if not."""
+    options = GameOptions()
+    entries = list(_read(option_file)) if option_file is not None else []
+    for entry in entries:
+        warning = options.apply_entry(entry)
+        try:
+            if warning is not None:
+                raise OptionError(warning)
+            check_value(entry.name, entry.value)
+        except OptionError as exc:
+            raise SpecError(f"{option_file}: {entry.name}: {exc}") from None
+    for setting in settings:
+        name, equals, value = setting.partition("=")
+        try:
+            if not equals:
+                raise OptionError("expected NAME=VALUE")
+            entries.append(options.set_from_text(name.strip(), value))
+        except OptionError as exc:
+            raise SpecError(f"option {setting!r}: {exc}") from None
+    return tuple(entries)
+
+
+def _read(path: Path) -> tuple[OptionEntry, ...]:
+    """The server's reading of an option file, its first warning turned into an error."""
+    warnings = io.StringIO()
+    try:
+        with contextlib.redirect_stderr(warnings):
+            entries = read_option_file(path)
+    except OSError as exc:
+        raise SpecError(f"cannot read option file {path}: {exc}") from None
+    first = warnings.getvalue().partition("\n")[0]
+    if first:
+        raise SpecError(first.removeprefix("+W+ "))
+    return entries
