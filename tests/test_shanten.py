@@ -17,7 +17,16 @@ from collections.abc import Callable, Sequence
 
 import pytest
 
-from mj.hand import counts, shanten, shanten_all, shanten_seven_pairs, shanten_thirteen
+from mj.hand import (
+    IMPOSSIBLE,
+    counts,
+    shanten,
+    shanten_after_discards,
+    shanten_after_draws,
+    shanten_all,
+    shanten_seven_pairs,
+    shanten_thirteen,
+)
 from mj.tiles import KINDS, Tile, full_set, is_major, is_suited, parse_many
 
 MAJORS = {t for t in KINDS if is_major(t)}
@@ -238,3 +247,31 @@ def test_standard_shanten_matches_the_block_count_reference(declared: int) -> No
     for _ in range(300):
         hand = random_hand(rng, 3 * (4 - declared) + 1 + rng.randrange(2))
         assert shanten(counts(hand), declared) == block_count_shanten(hand, declared), hand
+
+
+# --- one tile more or less: what the robots ask at every decision -------------------------
+
+
+@pytest.mark.parametrize("declared", [0, 1, 3])
+@pytest.mark.parametrize("seven_pairs", [True, False])
+def test_shanten_after_each_draw_and_discard_is_shanten_all_of_the_changed_hand(
+    declared: int, seven_pairs: bool
+) -> None:
+    rng = random.Random(80 + declared * 2 + seven_pairs)
+    for _ in range(300):
+        hand = random_hand(rng, 3 * (4 - declared) + 1)
+        if rng.random() < 0.3:  # majors and pairs, so that the special hands take part
+            hand = [rng.choice(sorted(MAJORS)) if is_major(t) or rng.random() < 0.7 else t for t in hand]
+        held = counts(hand)
+        if max(held) > 4:
+            continue  # the majors drawn above may exceed the four copies of a kind
+        after_draws = shanten_after_draws(held, declared, seven_pairs)
+        after_discards = shanten_after_discards(held, declared, seven_pairs)
+        for kind in range(len(held)):
+            changed = list(held)
+            changed[kind] += 1
+            expected = shanten_all(changed, declared, seven_pairs) if changed[kind] <= 4 else IMPOSSIBLE
+            assert after_draws[kind] == expected, (hand, KINDS[kind])
+            changed[kind] -= 2
+            expected = shanten_all(changed, declared, seven_pairs) if changed[kind] >= 0 else IMPOSSIBLE
+            assert after_discards[kind] == expected, (hand, KINDS[kind])

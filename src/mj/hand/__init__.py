@@ -18,10 +18,19 @@ from mj.hand.complete import (
     waits,
 )
 from mj.hand.counting import GROUP_OF, counts
-from mj.hand.distance import shanten, shanten_all, shanten_seven_pairs, shanten_thirteen
+from mj.hand.distance import (
+    IMPOSSIBLE,
+    shanten,
+    shanten_after_discards,
+    shanten_after_draws,
+    shanten_all,
+    shanten_seven_pairs,
+    shanten_thirteen,
+)
 
 __all__ = [
     "GROUP_OF",
+    "IMPOSSIBLE",
     "Decomposition",
     "can_complete",
     "counts",
@@ -32,6 +41,8 @@ __all__ = [
     "is_seven_pairs",
     "is_thirteen_wonders",
     "shanten",
+    "shanten_after_discards",
+    "shanten_after_draws",
     "shanten_all",
     "shanten_seven_pairs",
     "shanten_thirteen",

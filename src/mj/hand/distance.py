@@ -258,3 +258,70 @@ def shanten_all(counts: Sequence[int], declared_sets: int = 0, seven_pairs: bool
         pairs = bamboo.pairs + characters.pairs + circles.pairs + honours.pairs
         best = min(best, 6 - min(7, pairs))
     return best
+
+
+#: Where each group lies in a count vector, and whether it is a suit.
+_LAYOUT: Final = ((0, 9, True), (9, 9, True), (18, 9, True), (27, 7, False))
+#: The shanten given for a change that is impossible (a fifth copy drawn, a tile not held discarded).
+IMPOSSIBLE: Final = 99
+
+
+@cache
+def _changed_groups(pattern: Pattern, delta: int, suited: bool) -> tuple[tuple[int, GroupInfo], ...]:
+    """Each rank of a group that can take ``delta`` tiles, and the group's table entry after that change."""
+    info_of = suit_info if suited else honour_info
+    changes = []
+    for rank, held in enumerate(pattern):
+        if 0 <= held + delta <= 4:
+            changed = list(pattern)
+            changed[rank] += delta
+            changes.append((rank, info_of(tuple(changed))))
+    return tuple(changes)
+
+
+def _merged_id(left: int, right: int) -> int:
+    found = _merged.get(left << _ID_BITS | right)
+    return found if found is not None else _merge(left, right)
+
+
+def _after_each_change(counts: Sequence[int], declared_sets: int, seven_pairs: bool, delta: int) -> list[int]:
+    """``shanten_all`` of ``counts`` with ``delta`` (+1 or -1) tiles of each kind in turn.
+
+    A one-tile change touches a single group, so the other three are merged once
+    per group instead of once per kind: the robots ask this for every discard and
+    every draw of every decision.
+    """
+    groups = _groups(counts)
+    cap = 4 - declared_sets
+    special = declared_sets == 0
+    majors = sum(g.major_kinds for g in groups)
+    pairs = sum(g.pairs for g in groups)
+    result = [IMPOSSIBLE] * len(counts)
+    for index, (start, size, suited) in enumerate(_LAYOUT):
+        own = groups[index]
+        others = [g for i, g in enumerate(groups) if i != index]
+        rest = _merged_id(_merged_id(others[0].readings, others[1].readings), others[2].readings)
+        rest_major_pair = any(g.major_pair for g in others)
+        for rank, info in _changed_groups(tuple(counts[start : start + size]), delta, suited):
+            whole = _merged_id(rest, info.readings)
+            value = _best.get(whole << 3 | cap)
+            if value is None:
+                value = _value(whole, cap)
+            best = 2 * cap - value
+            if special:
+                major_pair = rest_major_pair or info.major_pair
+                best = min(best, 13 - (majors - own.major_kinds + info.major_kinds) - major_pair)
+                if seven_pairs:
+                    best = min(best, 6 - min(7, pairs - own.pairs + info.pairs))
+            result[start + rank] = best
+    return result
+
+
+def shanten_after_draws(counts: Sequence[int], declared_sets: int = 0, seven_pairs: bool = True) -> list[int]:
+    """Per kind, :func:`shanten_all` after drawing one more tile of it (:data:`IMPOSSIBLE` for a fifth copy)."""
+    return _after_each_change(counts, declared_sets, seven_pairs, 1)
+
+
+def shanten_after_discards(counts: Sequence[int], declared_sets: int = 0, seven_pairs: bool = True) -> list[int]:
+    """Per kind, :func:`shanten_all` after discarding one tile of it (:data:`IMPOSSIBLE` for a kind not held)."""
+    return _after_each_change(counts, declared_sets, seven_pairs, -1)
