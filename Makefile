@@ -23,7 +23,7 @@ test: lint
 	$(BIN)/pytest -q
 
 play: venv
-	$(BIN)/mj play
+	$(BIN)/xmj
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

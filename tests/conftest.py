@@ -13,6 +13,8 @@ import os
 import subprocess
 import sys
 from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -75,3 +77,67 @@ def processes() -> Iterator[list[subprocess.Popen[bytes]]]:
     finally:
         for process in reversed(started):
             kill(process)
+
+
+# ---------------------------------------------------------------------- browser tests (the xmj web client)
+# Playwright drives Debian's Chromium (``apt-get install chromium fonts-noto-cjk``; Playwright's
+# own browser download is not used). Without /usr/bin/chromium the browser tests skip, except
+# under MJ_REQUIRE_BROWSER=1 (set by .ci/run), where they fail, as MJ_REQUIRE_ORIGINAL does.
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = (
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+)
+#: Screenshots of the browser tests (git-ignored).
+ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
+
+
+def require_browser() -> None:
+    """Skip the calling test without Chromium and Playwright; fail instead under MJ_REQUIRE_BROWSER=1."""
+    missing = []
+    if not os.access(CHROMIUM, os.X_OK):
+        missing.append(f"{CHROMIUM} (apt-get install chromium fonts-noto-cjk)")
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        missing.append("the playwright package (pip install -e '.[dev]')")
+    if not missing:
+        return
+    message = f"browser tests need {' and '.join(missing)}"
+    if os.environ.get("MJ_REQUIRE_BROWSER", "") not in ("", "0"):
+        pytest.fail(f"{message}; MJ_REQUIRE_BROWSER is set", pytrace=False)
+    pytest.skip(message)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """One headless Chromium for a module's browser tests.
+
+    Module-scoped: Playwright's sync API keeps an event loop running in the main thread
+    while it lives, which would break ``asyncio.run`` in the test modules after it.
+    """
+    require_browser()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=list(CHROMIUM_ARGS))
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+@pytest.fixture
+def artifacts() -> Path:
+    """Where a browser test saves its screenshots."""
+    folder = ARTIFACTS / "web"
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+

@@ -1,12 +1,18 @@
-"""``mj play`` (the README's main command) starts a whole local game around the person's seat."""
+"""``make play`` (``xmj``, also ``mj play``) starts a whole local game around the person's seat.
+
+The browser client's own tests are in ``test_web*.py``; here: the command line, the
+seat left to another client (``--client none``), and that ending it ends every child.
+"""
 
 from __future__ import annotations
 
 import contextlib
 import os
+import re
 import signal
 import subprocess
 import sys
+import urllib.request
 from pathlib import Path
 
 from conftest import ORIGINAL_PLAYER, require_original
@@ -52,6 +58,29 @@ def test_stopping_the_local_game_stops_the_server_and_robots_too(tmp_path: Path)
         assert "your seat is waiting" in play.stdout.readline()
         play.send_signal(signal.SIGTERM)
         assert play.wait(timeout=30) == 128 + signal.SIGTERM
+        assert not sock.exists()  # the server was ended and cleaned up, not orphaned
+    finally:
+        if play.poll() is None:
+            os.kill(play.pid, signal.SIGKILL)
+            play.wait()
+
+
+def test_the_main_command_serves_the_seat_in_the_browser_and_ends_its_children(tmp_path: Path) -> None:
+    sock = tmp_path / "play.sock"
+    play = subprocess.Popen(
+        [sys.executable, "-m", "mj.cli", "play", "--no-browser", "--server", str(sock), "--", "--timeout", "0"],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert play.stdout is not None
+        found = re.search(r"your seat at (\S+) is at (http://\S+/)\?session=\S+", play.stdout.readline())
+        assert found and found[1] == str(sock)
+        with urllib.request.urlopen(found[2], timeout=10) as page:
+            assert b"<title>xmj" in page.read()
+        assert sock.exists()
+        play.send_signal(signal.SIGTERM)
+        assert play.wait(timeout=30) == 0
         assert not sock.exists()  # the server was ended and cleaned up, not orphaned
     finally:
         if play.poll() is None:

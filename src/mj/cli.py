@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from pathlib import Path
 
 from mj import bench
 from mj.arena import cli as arena_cli
 from mj.narrate import Narrator
-from mj.play import default_address, play
 from mj.replay import ReplayError, read_entries, replay
+from mj.web import cli as xmj
 
 
 def _replay(args: argparse.Namespace) -> int:
@@ -51,11 +50,20 @@ def _add_bench(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def _play(args: argparse.Namespace) -> int:
-    extra = [a for a in args.server_args if a != "--"]
-    return play(args.server or default_address(), args.name, args.client, args.level, extra)
+    """``mj play`` is ``xmj`` (one way to start a local game)."""
+    return xmj.main(args.xmj_args, prog="mj play")
+
+
+def _play_args(argv: list[str] | None) -> list[str] | None:
+    """The arguments after ``play``, which go to xmj untouched (argparse would take ``--help`` itself)."""
+    words = sys.argv[1:] if argv is None else argv
+    return words[1:] if words[:1] == ["play"] else None
 
 
 def main(argv: list[str] | None = None) -> int:
+    play_args = _play_args(argv)
+    if play_args is not None:
+        return xmj.main(play_args, prog="mj play")
     parser = argparse.ArgumentParser(prog="mj", description="Mah-Jong: rules engine, server, robots, client.")
     commands = parser.add_subparsers(dest="command", required=True)
     rp = commands.add_parser("replay", help="check our engine against logs of the original mj-server")
@@ -64,17 +72,8 @@ def main(argv: list[str] | None = None) -> int:
     rp.set_defaults(run=_replay)
     arena_cli.add_parser(commands)
     _add_bench(commands)
-    pp = commands.add_parser("play", help="a local game: our server, three robots and a seat for you")
-    pp.add_argument("--server", default=None, help="address for the server (default: a private Unix socket)")
-    pp.add_argument("--name", default=os.environ.get("USER", "Player"), help="your name at the table")
-    pp.add_argument(
-        "--client",
-        choices=("auto", "xmj", "none"),
-        default="auto",
-        help="your client: xmj when a display is available (auto), or none: wait for one to connect",
-    )
-    pp.add_argument("--level", type=int, choices=(1, 2, 3), default=1, help="the robots' level")
-    pp.add_argument("server_args", nargs=argparse.REMAINDER, help="after --: more mj-server options")
+    pp = commands.add_parser("play", help="the same as xmj: a local game in the browser (xmj --help)", add_help=False)
+    pp.add_argument("xmj_args", nargs=argparse.REMAINDER, help="xmj's options")
     pp.set_defaults(run=_play)
     args = parser.parse_args(argv)
     return int(args.run(args))

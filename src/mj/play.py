@@ -1,17 +1,18 @@
-"""``mj play``: a local game on one machine: our server, three of our robots, and a seat for a person.
+"""A local game on one machine: our server and our robots as child processes around a person's seat.
 
-The server and robots run as child processes, exactly as they would on a network, so
-what a person plays here is what a club server offers. The person's client is the
-original ``xmj`` when a display is available; otherwise the seat waits for any client
-(``xmj`` on another machine, or a script) at the address printed. Every child is
-ended when the game ends or on Ctrl-C.
+The server and robots run as separate programs, exactly as they would on a
+network, so what a person plays here is what a club server offers. This module
+only starts and ends those processes (:class:`LocalGame`); who sits in the free
+seat is the caller's choice: the browser client (``xmj``, :mod:`mj.web.cli`), the
+original GTK ``xmj``, or any client that connects to the printed address. Every
+child is ended, by its PID, when the game ends or on Ctrl-C.
 """
 
 from __future__ import annotations
 
 import contextlib
+import itertools
 import os
-import shutil
 import signal
 import subprocess
 import sys
@@ -20,26 +21,13 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Final
 
-from mj import original
-
 STARTUP_SECONDS: Final = 10.0
+#: The robots' names in "New local game...", one per free seat.
+ROBOT_NAMES: Final = ("Robot1", "Robot2", "Robot3")
 
 
 def _spawn(args: Sequence[str], **kwargs: object) -> subprocess.Popen[bytes]:
     return subprocess.Popen(list(args), **kwargs)  # type: ignore[call-overload, no-any-return]
-
-
-def _stop(processes: Sequence[subprocess.Popen[bytes]]) -> None:
-    for process in processes:
-        if process.poll() is None:
-            with contextlib.suppress(ProcessLookupError):
-                process.send_signal(signal.SIGTERM)
-    for process in processes:
-        try:
-            process.wait(timeout=3)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
 
 
 def _await_ok(server: subprocess.Popen[bytes]) -> str:
@@ -55,41 +43,92 @@ def _await_ok(server: subprocess.Popen[bytes]) -> str:
     raise RuntimeError("the server did not start (is the address already in use?)")
 
 
-def play(address: str, name: str, client: str, level: int, server_args: Sequence[str]) -> int:
-    """Run the local game until the person's client (or the server) ends; returns the exit status."""
-    python = sys.executable
-    children: list[subprocess.Popen[bytes]] = []
+class LocalGame:
+    """Our ``mj-server`` on ``address`` and up to three of our ``mj-player`` robots, as child processes."""
+
+    def __init__(self, address: str, server_args: Sequence[str] = ()) -> None:
+        self.address = address
+        self.server_args = list(server_args)
+        self.children: list[subprocess.Popen[bytes]] = []
+        self.server: subprocess.Popen[bytes] | None = None
+
+    def start_server(self) -> str:
+        """Start the server and wait until it listens; the address it announced (:class:`RuntimeError` if not)."""
+        python = sys.executable
+        self.server = _spawn([python, "-m", "mj.server", "--server", self.address, *self.server_args],
+                             stdout=subprocess.PIPE)  # fmt: skip
+        self.children.append(self.server)
+        return _await_ok(self.server)
+
+    def start_robots(self, names: Sequence[str] = ROBOT_NAMES, level: int = 1) -> None:
+        """One robot per name; they take the seats left after whoever connected first."""
+        for name in names:
+            robot = [sys.executable, "-m", "mj.robot", "--server", self.address, "--name", name, "--level", str(level)]
+            self.children.append(_spawn(robot))
+
+    def spawn(self, args: Sequence[str]) -> subprocess.Popen[bytes]:
+        """Another child (the original xmj) ended with the game."""
+        process = _spawn(args)
+        self.children.append(process)
+        return process
+
+    def running(self) -> bool:
+        return self.server is not None and self.server.poll() is None
+
+    def stop(self) -> None:
+        """End every child, last started first: SIGTERM, then SIGKILL after 3 seconds."""
+        children, self.children = self.children[::-1], []
+        for process in children:
+            if process.poll() is None:
+                with contextlib.suppress(ProcessLookupError):
+                    process.send_signal(signal.SIGTERM)
+        for process in children:
+            try:
+                process.wait(timeout=3)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+        if self.server is not None and self.server.stdout is not None:
+            self.server.stdout.close()
+
+
+def play_with_protocol_client(address: str, name: str, client: str, level: int, server_args: Sequence[str]) -> int:
+    """A local game whose free seat is the original GTK ``xmj`` (``client="xmj"``) or waits for any client.
+
+    Runs until that client (or the server) ends; returns the exit status.
+    """
+    from mj import original
+
+    game = LocalGame(address, server_args)
     # a plain SIGTERM would end us without the cleanup below and orphan the server and robots
     signal.signal(signal.SIGTERM, lambda signum, _frame: sys.exit(128 + signum))
     try:
-        server = _spawn([python, "-m", "mj.server", "--server", address, *server_args], stdout=subprocess.PIPE)
-        children.append(server)
-        listening = _await_ok(server)
-        for seat in range(1, 4):
-            robot = [python, "-m", "mj.robot", "--server", address, "--name", f"Robot{seat}", "--level", str(level)]
-            children.append(_spawn(robot))
-        use_xmj = client == "xmj" or (client == "auto" and os.environ.get("DISPLAY") and shutil.which(original.XMJ))
-        if use_xmj:
-            print(f"mj play: server at {listening}; starting xmj for {name}", flush=True)
-            person = _spawn([original.XMJ, "--connect", "--server", address, "--name", name])
-            children.append(person)
-            return person.wait()
+        listening = game.start_server()
+        game.start_robots(level=level)
+        if client == "xmj":
+            print(f"xmj: server at {listening}; starting the original xmj for {name}", flush=True)
+            return game.spawn([original.XMJ, "--connect", "--server", address, "--name", name]).wait()
         print(
-            f"mj play: server at {listening} with three robots; your seat is waiting.\n"
+            f"xmj: server at {listening} with three robots; your seat is waiting.\n"
             f"  Connect with: xmj --connect --server {address} --name {name}\n"
             "  (Ctrl-C ends the game.)",
             flush=True,
         )
-        return server.wait()
+        assert game.server is not None
+        return game.server.wait()
     except KeyboardInterrupt:
         return 130
     except (OSError, RuntimeError) as exc:
-        print(f"mj play: {exc}", file=sys.stderr)
+        print(f"xmj: {exc}", file=sys.stderr)
         return 1
     finally:
-        _stop(children[::-1])
+        game.stop()
+
+
+_games = itertools.count(1)
 
 
 def default_address() -> str:
-    """A private Unix socket, so a local game never collides with a server on port 5000."""
-    return str(Path(os.environ.get("XDG_RUNTIME_DIR", "/tmp")) / f"mj-play-{os.getpid()}.sock")
+    """A private Unix socket, so a local game never collides with a server on port 5000 (nor with the last one)."""
+    folder = Path(os.environ.get("XDG_RUNTIME_DIR", "/tmp"))
+    return str(folder / f"mj-play-{os.getpid()}-{next(_games)}.sock")

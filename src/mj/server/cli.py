@@ -107,6 +107,7 @@ def build_parser() -> argparse.ArgumentParser:
     add("--seed", type=_natural, default=0, metavar="N", help="random seed (0 = from the clock)")
     add("--wallfile", type=Path, metavar="FILE", help="use this wall for every hand (testing)")
     add("--nohist", action="store_true", help="keep no hand history (no resumption in mid-hand)")
+    add("--http", metavar="HOST:PORT", help="also serve the browser client (HTTP and WebSocket) on HOST:PORT")
     return parser
 
 
@@ -193,8 +194,14 @@ def say(text: str) -> None:
         pass  # standard output was closed
 
 
-async def serve(table: Table, address: Address, announce: str, log: LogWriter | None) -> int:
-    """Listen, print ``OK: ADDRESS`` (§1.1), run the table; the exit status."""
+async def serve(
+    table: Table, address: Address, announce: str, log: LogWriter | None, http: TcpAddress | None = None
+) -> int:
+    """Listen, print ``OK: ADDRESS`` (§1.1), run the table; the exit status.
+
+    With ``http``, the browser client is served there too (after the OK line, which
+    stays the first line printed): its gateway joins this table as any client does.
+    """
     server = Server(table, log)
     try:
         await server.start(address)
@@ -206,10 +213,24 @@ async def serve(table: Table, address: Address, announce: str, log: LogWriter | 
     if isinstance(address, TcpAddress) and address.port == 0 and bound is not None:
         announce = f"{address.host}:{bound.port}"  # port 0: say which port the system chose
     say(f"OK: {announce}\n")
+    web_runner = None
+    if http is not None:
+        from mj.web.app import serve_table
+
+        try:
+            web_runner, url = await serve_table(address, bound, http)
+        except OSError as exc:
+            print(f"mj-server: cannot serve the browser client on {http.host}:{http.port}: {exc}", file=sys.stderr)
+            return 1
+        say(f"HTTP: {url}\n")
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(signum, server.stop)
-    return await server.run()
+    try:
+        return await server.run()
+    finally:
+        if web_runner is not None:
+            await web_runner.cleanup()
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -219,6 +240,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         address = parse_address(args.server)
     except ValueError as exc:
         parser.error(f"argument --server: {exc}")
+    try:
+        http = parse_address(args.http) if args.http else None
+    except ValueError as exc:
+        parser.error(f"argument --http: {exc}")
+    if http is not None and not isinstance(http, TcpAddress):
+        parser.error(f"argument --http: expected HOST:PORT, not {args.http!r}")
     try:
         settings = build_settings(args)
     except (OSError, ValueError) as exc:
@@ -237,7 +264,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"mj-server: cannot open log file {args.logfile}: {exc}", file=sys.stderr)
         return 1
     try:
-        status = asyncio.run(serve(table, address, args.server, log))
+        status = asyncio.run(serve(table, address, args.server, log, http))
     finally:
         if log is not None:
             log.close()

@@ -1,0 +1,386 @@
+"""The aiohttp application: the browser client's static files and its WebSocket, ``/ws``.
+
+Browsers talk JSON over one WebSocket. Every message is an object with a
+``type``; anything else gets ``{"type": "error", "message": ...}`` and changes
+nothing. From the browser:
+
+* ``hello {token}``: attach to the session with that token (a reload, a second
+  tab, a dropped network); answered with ``welcome`` (the token, or null when
+  there is no such session, and what this gateway allows) and a snapshot;
+* ``join {name, id, server}``: take a seat at a game server (only this server's
+  own table when served by ``mj-server --http``);
+* ``new_game {...}`` / ``resume {...}``: start a local game (our server, robots)
+  and take the first seat, as xmj's "New local game..." and "Resume game..." do
+  (only when ``xmj`` serves the page on this machine);
+* ``act {button, tile}``: press a button of the dialog the last snapshot offered;
+* ``chat {text}``, ``save {filename}``, ``set_option {name, value}``, ``leave``.
+
+To the browser: ``welcome``, ``state`` (the snapshot, :mod:`mj.web.snapshot`),
+``announce {player, text}`` (a claim shown over the claimer) and ``error``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Final
+
+from aiohttp import WSCloseCode, WSMsgType, web
+
+from mj.play import ROBOT_NAMES, LocalGame, default_address
+from mj.protocol import pmsg as P
+from mj.server.address import Address, TcpAddress, UnixAddress
+from mj.web.dialogs import ActionError
+from mj.web.session import Session
+
+STATIC: Final = Path(__file__).parent / "static"
+#: A session nobody has looked at for this long leaves its game (the server sees a disconnection).
+IDLE_SECONDS: Final = 15 * 60
+#: Longest chat line or file name accepted from a browser.
+MAX_TEXT: Final = 500
+#: Largest browser message accepted, in bytes.
+MAX_MESSAGE: Final = 64 * 1024
+
+Json = dict[str, Any]
+
+
+class RequestError(ValueError):
+    """A browser request that cannot be carried out; ``str()`` is shown to the person."""
+
+
+@dataclass(frozen=True, slots=True)
+class GatewayConfig:
+    """What this gateway lets browsers do."""
+
+    #: The game server browsers join; None lets them name any server (xmj on one's own machine).
+    target: str | None
+    #: Browsers may start local games (server and robots on this machine).
+    local_games: bool = False
+    default_name: str = "Player"
+    #: More mj-server options for local games (after the panel's, so they win).
+    server_args: tuple[str, ...] = ()
+    level: int = 1
+    #: Where new local games listen; None picks a private Unix socket each time.
+    local_address: Callable[[], str] | None = None
+
+
+class Gateway:
+    """Sessions by token, and the aiohttp application serving them."""
+
+    def __init__(self, config: GatewayConfig) -> None:
+        self.config = config
+        self.sessions: dict[str, Session] = {}
+        self._reaper: asyncio.Task[None] | None = None
+        #: Every open browser socket, closed on shutdown (aiohttp would otherwise wait for them).
+        self._sockets: set[web.WebSocketResponse] = set()
+
+    # ------------------------------------------------------------------ sessions
+
+    async def join(self, target: str, name: str, player_id: int = 0) -> Session:
+        """A seat at ``target``; :class:`RequestError` if the server refuses or cannot be reached."""
+        session = Session(target, name, player_id)
+        if not await session.start():
+            await session.close()
+            raise RequestError(session.detail or "could not join the game")
+        self.sessions[session.token] = session
+        return session
+
+    async def new_local_game(self, request: Json) -> Session:
+        """Our server and robots on this machine, with the person connected first (so seated East)."""
+        name = _text(request.get("name"), self.config.default_name)
+        game = LocalGame(self.config.local_address() if self.config.local_address else default_address(),
+                         [*_server_args(request), *self.config.server_args])  # fmt: skip
+        loop = asyncio.get_running_loop()
+        try:
+            await loop.run_in_executor(None, game.start_server)
+            session = Session(game.address, name, _int(request.get("id"), 0))
+            if not await session.start():
+                await session.close()
+                raise RequestError(session.detail or "could not join the local game")
+            game.start_robots(_robot_names(request), _int(request.get("level"), self.config.level))
+        except (OSError, RuntimeError) as exc:
+            await loop.run_in_executor(None, game.stop)
+            raise RequestError(f"could not start a local game: {exc}") from exc
+        except RequestError:
+            await loop.run_in_executor(None, game.stop)
+            raise
+
+        def stop_game() -> None:
+            loop.run_in_executor(None, game.stop)  # ends the robots and server without blocking the loop
+
+        session.on_close = stop_game
+        self.sessions[session.token] = session
+        return session
+
+    async def close(self) -> None:
+        if self._reaper is not None:
+            self._reaper.cancel()
+        for session in list(self.sessions.values()):
+            await session.close()
+        self.sessions.clear()
+        for ws in list(self._sockets):
+            with contextlib.suppress(ConnectionError, RuntimeError):
+                await ws.close(code=WSCloseCode.GOING_AWAY, message=b"xmj is shutting down")
+
+    async def _reap(self) -> None:
+        """Sessions without a browser for :data:`IDLE_SECONDS` leave their game."""
+        while True:
+            await asyncio.sleep(30)
+            now = time.monotonic()
+            for token, session in list(self.sessions.items()):
+                if session.orphaned_since is not None and now - session.orphaned_since > IDLE_SECONDS:
+                    del self.sessions[token]
+                    await session.close()
+
+    # ------------------------------------------------------------------ HTTP
+
+    def application(self) -> web.Application:
+        app = web.Application(middlewares=[_no_cache])
+        app.router.add_get("/", self._index)
+        app.router.add_get("/ws", self._websocket)
+        app.router.add_static("/static", STATIC)
+        app.on_startup.append(self._on_startup)
+        app.on_shutdown.append(self._on_shutdown)
+        return app
+
+    async def _on_startup(self, _app: web.Application) -> None:
+        self._reaper = asyncio.create_task(self._reap())
+
+    async def _on_shutdown(self, _app: web.Application) -> None:
+        await self.close()
+
+    async def _index(self, _request: web.Request) -> web.StreamResponse:
+        return web.FileResponse(STATIC / "index.html")
+
+    def capabilities(self) -> Json:
+        return {
+            "local": self.config.local_games,
+            "join_any": self.config.target is None,
+            "server": self.config.target or "",
+            "name": self.config.default_name,
+        }
+
+    async def _websocket(self, request: web.Request) -> web.StreamResponse:
+        origin = request.headers.get("Origin")
+        if origin is not None and origin.split("://", 1)[-1] != request.host:
+            # another web site must not drive a seat (or start processes) through a visitor's browser
+            raise web.HTTPForbidden(text="cross-origin WebSocket refused")
+        ws = web.WebSocketResponse(heartbeat=20, max_msg_size=MAX_MESSAGE)
+        await ws.prepare(request)
+        self._sockets.add(ws)
+        attached: list[Session] = []
+        try:
+            async for message in ws:
+                if message.type is not WSMsgType.TEXT:
+                    continue
+                try:
+                    data = json.loads(message.data)
+                    if not isinstance(data, dict) or not isinstance(data.get("type"), str):
+                        raise RequestError("a message must be a JSON object with a string 'type'")
+                    await self._dispatch(ws, data, attached)
+                except json.JSONDecodeError as exc:
+                    await _error(ws, f"malformed message (not JSON): {exc.msg}")
+                except (RequestError, ActionError) as exc:
+                    await _error(ws, str(exc))
+        finally:
+            self._sockets.discard(ws)
+            for session in attached:
+                session.detach(ws)
+        return ws
+
+    async def _dispatch(self, ws: web.WebSocketResponse, data: Json, attached: list[Session]) -> None:
+        kind = data["type"]
+        handler = self._handlers().get(kind)
+        if handler is None:
+            raise RequestError(f"unknown message type {kind!r}")
+        session = attached[0] if attached else None
+        if kind in _NEEDS_SESSION and session is None:
+            raise RequestError("you have no seat: join a game first")
+        await handler(ws, data, session, attached)
+
+    def _handlers(self) -> dict[str, Callable[[web.WebSocketResponse, Json, Session | None, list[Session]],
+                                              Awaitable[None]]]:  # fmt: skip
+        return {
+            "hello": self._hello,
+            "join": self._join,
+            "new_game": self._new_game,
+            "resume": self._new_game,
+            "act": self._act,
+            "chat": self._chat,
+            "save": self._save,
+            "set_option": self._set_option,
+            "leave": self._leave,
+        }
+
+    async def _welcome(self, ws: web.WebSocketResponse, session: Session | None, attached: list[Session]) -> None:
+        for old in attached:
+            old.detach(ws)
+        attached.clear()
+        token = session.token if session is not None else None
+        await ws.send_str(json.dumps({"type": "welcome", "token": token, "caps": self.capabilities()}))
+        if session is not None:
+            attached.append(session)
+            await session.attach(ws)
+
+    async def _hello(self, ws: web.WebSocketResponse, data: Json, _s: Session | None, attached: list[Session]) -> None:
+        token = data.get("token")
+        session = self.sessions.get(token) if isinstance(token, str) else None
+        await self._welcome(ws, session, attached)
+
+    async def _join(self, ws: web.WebSocketResponse, data: Json, old: Session | None, attached: list[Session]) -> None:
+        target = self.config.target or _text(data.get("server"), "")
+        if not target:
+            raise RequestError("say which server to join (HOST:PORT or a socket path)")
+        await self._leave_quietly(old)
+        session = await self.join(target, _text(data.get("name"), self.config.default_name), _int(data.get("id"), 0))
+        await self._welcome(ws, session, attached)
+
+    async def _new_game(self, ws: web.WebSocketResponse, data: Json, old: Session | None,
+                        attached: list[Session]) -> None:  # fmt: skip
+        if not self.config.local_games:
+            raise RequestError("this server does not start local games; join its table instead")
+        if data["type"] == "resume" and not _text(data.get("file"), ""):
+            raise RequestError("say which saved game (.mjs file) to resume")
+        await self._leave_quietly(old)
+        session = await self.new_local_game(data)
+        await self._welcome(ws, session, attached)
+
+    async def _act(self, _ws: web.WebSocketResponse, data: Json, session: Session | None, _a: list[Session]) -> None:
+        assert session is not None
+        await session.act(data.get("button"), data.get("tile"), data.get("dialog"))
+
+    async def _chat(self, _ws: web.WebSocketResponse, data: Json, session: Session | None, _a: list[Session]) -> None:
+        assert session is not None
+        text = _text(data.get("text"), "")
+        if not text:
+            raise RequestError("nothing to send")
+        session.send(P.SendMessage(0, " ".join(text.split())))
+
+    async def _save(self, _ws: web.WebSocketResponse, data: Json, session: Session | None, _a: list[Session]) -> None:
+        assert session is not None
+        session.send(P.SaveState(_text(data.get("filename"), "").replace("\n", " ")))
+
+    async def _set_option(self, _ws: web.WebSocketResponse, data: Json, session: Session | None,
+                          _a: list[Session]) -> None:  # fmt: skip
+        assert session is not None
+        name = _text(data.get("name"), "")
+        value = data.get("value")
+        if not name.isalnum() or len(name) > 15:
+            raise RequestError(f"not an option name: {name!r}")
+        if isinstance(value, bool):
+            value = int(value)
+        if not isinstance(value, int | str):
+            raise RequestError(f"bad value for {name}")
+        session.send(P.SetGameOption(name, str(value)))
+
+    async def _leave(self, ws: web.WebSocketResponse, _d: Json, session: Session | None,
+                     attached: list[Session]) -> None:  # fmt: skip
+        await self._leave_quietly(session)
+        await self._welcome(ws, None, attached)
+
+    async def _leave_quietly(self, session: Session | None) -> None:
+        if session is None:
+            return
+        self.sessions.pop(session.token, None)
+        await session.close()
+        await session.broadcast()
+
+
+_NEEDS_SESSION: Final = frozenset(("act", "chat", "save", "set_option"))
+
+
+@web.middleware
+async def _no_cache(
+    request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
+) -> web.StreamResponse:
+    """The client's files change with the package: never let a browser run yesterday's modules."""
+    response = await handler(request)
+    with contextlib.suppress(RuntimeError, AttributeError):
+        response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
+async def _error(ws: web.WebSocketResponse, text: str) -> None:
+    with contextlib.suppress(ConnectionError, RuntimeError):
+        await ws.send_str(json.dumps({"type": "error", "message": text}))
+
+
+def _text(value: object, default: str) -> str:
+    if value is None:
+        return default
+    if not isinstance(value, str):
+        raise RequestError(f"expected text, got {type(value).__name__}")
+    value = value.strip()
+    if len(value) > MAX_TEXT:
+        raise RequestError(f"text too long (more than {MAX_TEXT} characters)")
+    return value or default
+
+
+def _int(value: object, default: int) -> int:
+    if value is None or value == "":
+        return default
+    if isinstance(value, str) and value.strip().isdigit():
+        return int(value)
+    if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+        return value
+    raise RequestError(f"expected a non-negative number, got {value!r}")
+
+
+def _server_args(request: Json) -> list[str]:
+    """The mj-server options of the "New local game..." panel (the manual's defaults when absent)."""
+    args = ["--timeout", str(_int(request.get("timeout"), 15))]
+    if not request.get("allow_disconnect"):
+        args.append("--exit-on-disconnect")
+    if request.get("save_on_exit"):
+        args.append("--save-on-exit")
+    if request.get("random_seats"):
+        args.append("--random-seats")
+    saved = _text(request.get("file"), "") if request.get("type") == "resume" else ""
+    if saved:
+        args += ["--no-id-required", "--load-game", saved]
+    return args
+
+
+def _robot_names(request: Json) -> list[str]:
+    robots = request.get("robots")
+    if robots is None:
+        return list(ROBOT_NAMES)
+    if not isinstance(robots, list) or len(robots) > 3:
+        raise RequestError("robots: a list of up to three {enabled, name}")
+    names = []
+    for index, robot in enumerate(robots):
+        if not isinstance(robot, dict):
+            raise RequestError("robots: a list of up to three {enabled, name}")
+        if robot.get("enabled", True):
+            names.append(_text(robot.get("name"), ROBOT_NAMES[index]))
+    return names
+
+
+async def start_http(gateway: Gateway, host: str, port: int) -> tuple[web.AppRunner, str]:
+    """Serve ``gateway`` on ``host:port`` (0: any free port) in the running loop; the runner and the URL."""
+    runner = web.AppRunner(gateway.application(), access_log=None)
+    await runner.setup()
+    site = web.TCPSite(runner, host, port, reuse_address=True)
+    try:
+        await site.start()
+    except OSError:
+        await runner.cleanup()
+        raise
+    bound_port = runner.addresses[0][1]
+    shown = host if host not in ("", "0.0.0.0", "::") else "localhost"
+    return runner, f"http://{shown}:{bound_port}/"
+
+
+async def serve_table(address: Address, bound: TcpAddress | None, http: TcpAddress) -> tuple[web.AppRunner, str]:
+    """``mj-server --http``: the browser client for the table at ``address``, in the server's own loop."""
+    if isinstance(address, UnixAddress):
+        target = address.path
+    else:
+        host = address.host if address.host not in ("", "0.0.0.0", "::") else "localhost"
+        target = f"{host}:{bound.port if bound is not None else address.port}"
+    return await start_http(Gateway(GatewayConfig(target=target)), http.host, http.port)

@@ -1,0 +1,172 @@
+"""What a person's client shows beyond the seat's view: texts, chat, announcements, answered claims.
+
+:class:`~mj.robot.view.SeatView` keeps what a robot needs to decide. A person also
+reads the server's scoring texts and settlement (the manual's Scoring window),
+chats, sees "Pung!" appear over a claimer, is told why a claim failed or the game
+stopped, and must not be asked twice about a discard already answered. This log is
+fed the same controller messages as the view, right after it, and never decides
+anything.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Final
+
+from mj.protocol import cmsg as C
+from mj.protocol.fields import ChowPosition
+from mj.robot.view import SeatView
+from mj.tiles import BLANK, Tile
+
+#: Chat lines and notices kept for a browser that (re)loads the page.
+KEPT_LINES: Final = 200
+
+_CLAIM_WORDS: Final[dict[type[C.CMsg], str]] = {
+    C.PlayerClaimsChow: "Chow!",
+    C.PlayerClaimsPung: "Pung!",
+    C.PlayerClaimsKong: "Kong!",
+    C.PlayerClaimsMahJong: "Mah Jong!",
+}
+
+
+@dataclass(slots=True)
+class Scoring:
+    """The Scoring window of one hand: each player's HandScore text, then the Settlement."""
+
+    hand: int
+    #: HandScore by player id: (score, explanation).
+    hands: dict[int, tuple[int, str]] = field(default_factory=dict)
+    #: Net change by player id, once settled.
+    changes: dict[int, int] = field(default_factory=dict)
+    settlement: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class ChatLine:
+    sender: int
+    name: str
+    text: str
+    private: bool
+
+
+class SeatLog:
+    """Texts and bookkeeping for the person's browser; :meth:`apply` after ``view.apply``."""
+
+    def __init__(self, view: SeatView) -> None:
+        self.view = view
+        self.chat: deque[ChatLine] = deque(maxlen=KEPT_LINES)
+        self.notices: deque[str] = deque(maxlen=KEPT_LINES)
+        #: The last hand scored (kept until the next hand is scored, as xmj keeps its window).
+        self.scoring: Scoring | None = None
+        #: (hand, serial) of discards and kongs this seat has answered (claim or pass).
+        self.answered: set[tuple[int, int]] = set()
+        #: This seat's discards in the current hand (Original Call only with the first).
+        self.my_discards = 0
+        #: A chow claimed "AnyPos" was granted on this tile: the person must now say which chow.
+        self.chow_choice: Tile | None = None
+        self.manager = 0
+        self.start_wall = 0
+        self.start_stack = 0
+        #: Tiles drawn this hand from the front of the wall (the deal included) and loose from its end.
+        self.live_drawn = 0
+        self.loose_drawn = 0
+        #: (player, index in their discards) of the latest discard, highlighted while it lies there.
+        self.last_discard_at: tuple[int, int] | None = None
+        self.pause_reason = ""
+        self.washout: str | None = None
+        #: When the open claim window was seen (monotonic seconds), for the progress bar.
+        self.claim_opened = 0.0
+        #: Announcements made by the messages applied since the last :meth:`drain`.
+        self._announced: list[tuple[int, str]] = []
+
+    def drain(self) -> list[tuple[int, str]]:
+        """(player id, text) of claims and declarations to show over the player, once each."""
+        out, self._announced = self._announced, []
+        return out
+
+    def mark_answered(self, serial: int) -> None:
+        self.answered.add((self.view.hand_no, serial))
+
+    def answered_pending(self) -> bool:
+        pending = self.view.pending
+        return pending is not None and (self.view.hand_no, pending.serial) in self.answered
+
+    def name(self, pid: int) -> str:
+        if pid == 0:
+            return "server"
+        player = self.view.players.get(pid)
+        return player.name if player is not None and player.name else f"player {pid}"
+
+    def apply(self, msg: C.CMsg) -> None:
+        view = self.view
+        me = view.my_id
+        match msg:
+            case C.Game(manager=manager):
+                self.manager = manager
+            case C.ChangeManager(manager=manager):
+                self.manager = manager
+            case C.NewHand(start_wall=wall, start_stack=stack):
+                self.start_wall, self.start_stack = wall, stack
+                self.my_discards = 0
+                self.live_drawn = 0
+                self.loose_drawn = 0
+                self.last_discard_at = None
+                self.chow_choice = None
+                self.washout = None
+            case C.PlayerDraws():
+                self.live_drawn += 1
+            case C.PlayerDrawsLoose():
+                self.loose_drawn += 1
+            case C.Pause(reason=reason, requestor=requestor):
+                self.pause_reason = reason
+                if requestor:
+                    self.notices.append(f"{self.name(requestor)} asks for a pause {reason}")
+            case C.PlayerDiscards(id=pid, calling=calling):
+                self.claim_opened = time.monotonic()
+                self.last_discard_at = (pid, len(view.player(pid).discards) - 1)
+                if pid == me:
+                    self.my_discards += 1
+                if calling:
+                    self._announced.append((pid, "Calling!"))
+            case C.PlayerDeclaresClosedKong(id=pid) | C.PlayerAddsToPung(id=pid):
+                self.claim_opened = time.monotonic()
+                self._announced.append((pid, "Kong!"))
+            case C.PlayerDoesntClaim(id=pid, discard=serial) if pid == me:
+                self.mark_answered(serial)
+            case C.PlayerClaimsChow() | C.PlayerClaimsPung() | C.PlayerClaimsKong() | C.PlayerClaimsMahJong():
+                if msg.id == me:
+                    self.mark_answered(msg.discard)
+                self._announced.append((msg.id, _CLAIM_WORDS[type(msg)]))
+            case C.PlayerChows(id=pid, tile=tile, cpos=cpos) if pid == me:
+                self.chow_choice = tile if cpos is ChowPosition.ANYPOS else None
+            case C.PlayerMahJongs(id=pid, tile=tile) if tile != BLANK:
+                self._announced.append((pid, "Mah Jong!"))
+            case C.PlayerRobsKong(id=pid):
+                self._announced.append((pid, "Robbed!"))
+            case C.ClaimDenied(reason=reason):
+                self.notices.append(f"Claim denied: {reason}")
+            case C.HandScore(id=pid, score=score, explanation=text):
+                if self.scoring is None or self.scoring.hand != view.hand_no:
+                    self.scoring = Scoring(view.hand_no)
+                self.scoring.hands[pid] = (score, text)
+            case C.Settlement(explanation=text):
+                if self.scoring is None or self.scoring.hand != view.hand_no:
+                    self.scoring = Scoring(view.hand_no)
+                changes = (msg.east, msg.south, msg.west, msg.north)
+                self.scoring.changes = dict(zip(view.seats, changes, strict=False))
+                self.scoring.settlement = text
+            case C.WashOut(reason=reason):
+                self.washout = reason
+                self.notices.append(f"Wash-out: {reason}")
+            case C.StopPlay(reason=reason):
+                self.notices.append(reason)
+            case C.StateSaved(filename=filename):
+                self.notices.append(f"Game saved as {filename}")
+            case C.Message(sender=sender, addressee=addressee, text=text):
+                self.chat.append(ChatLine(sender, self.name(sender), text, addressee != 0))
+            case C.GameOver():
+                self.notices.append("The game is over")
+            case _:
+                pass

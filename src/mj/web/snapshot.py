@@ -1,0 +1,147 @@
+"""The JSON a browser draws: one seat's whole table, rebuilt after every change.
+
+A full snapshot each time (a few kilobytes) keeps the browser stateless: a reload,
+a second tab or a reconnection simply draws the latest one, and nothing can drift
+out of step. Only this seat's concealed tiles are real codes; everybody else's
+hands are counts until they are shown, exactly as the server told this seat.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mj import tiles
+from mj.melds import Meld
+from mj.robot.view import SeatView
+from mj.rules.options import OptionType
+from mj.web.dialogs import Dialog
+from mj.web.seatlog import SeatLog
+
+#: Notices sent with each snapshot (the newest last); the rest stay in the log.
+NOTICES_SENT = 20
+
+Json = dict[str, Any]
+
+
+def _codes(tile_list: Any) -> list[str]:
+    return [tiles.code(t) for t in tile_list]
+
+
+def _meld(meld: Meld) -> Json:
+    return {
+        "kind": meld.kind.value,
+        "tiles": _codes(meld.tiles),
+        "concealed": meld.concealed,
+        "kong": meld.kong_origin.value if meld.kong_origin is not None else None,
+    }
+
+
+def _players(view: SeatView, log: SeatLog) -> list[Json]:
+    out = []
+    me = view.my_seat
+    for seat, pid in enumerate(view.seats):
+        player = view.player(pid)
+        out.append(
+            {
+                "id": pid,
+                "name": player.name or f"player {pid}",
+                "seat": seat,
+                "rel": (seat - me) % 4 if me >= 0 else seat,
+                "wind": tiles.code(tiles.WINDS[seat])[0],
+                "score": view.scores.get(pid, 0),
+                "concealed": player.concealed,
+                "hand": _codes(view.concealed) if pid == view.my_id else None,
+                "shown": _codes(player.shown) if player.shown is not None else None,
+                "melds": [_meld(m) for m in player.melds],
+                "specials": _codes(player.specials),
+                "discards": _codes(player.discards),
+                "calling": player.calling,
+                "hand_score": player.hand_score,
+                "ready": pid in view.ready,
+            }
+        )
+    return out
+
+
+def _scoring(view: SeatView, log: SeatLog) -> Json | None:
+    scoring = log.scoring
+    if scoring is None:
+        return None
+    rows = []
+    for seat, pid in enumerate(view.seats):
+        score, text = scoring.hands.get(pid, (None, ""))
+        rows.append(
+            {
+                "id": pid,
+                "name": log.name(pid),
+                "wind": tiles.code(tiles.WINDS[seat])[0],
+                "score": score,
+                "text": text,
+                "change": scoring.changes.get(pid),
+            }
+        )
+    return {"hand": scoring.hand, "players": rows, "settlement": scoring.settlement}
+
+
+def _options(view: SeatView) -> list[Json]:
+    return [
+        {
+            "name": e.name,
+            "type": e.type.value,
+            "value": e.value if e.type is not OptionType.BOOL else bool(e.value),
+            "description": e.description,
+            "enabled": e.enabled,
+        }
+        for e in view.options.entries()
+        if e.name != "End"
+    ]
+
+
+def build(view: SeatView, log: SeatLog, dialog: Dialog | None, connection: Json) -> Json:
+    """The snapshot for the browser; ``connection`` describes the link to the game server."""
+    players = _players(view, log) if len(view.seats) == 4 else []
+    waiting = [{"id": pid, "name": p.name} for pid, p in view.players.items() if pid not in view.seats]
+    highlight = None
+    if log.last_discard_at is not None:
+        pid, index = log.last_discard_at
+        if index < len(view.player(pid).discards):
+            highlight = {"player": pid, "index": index}
+    flowers = view.options.flag("Flowers")
+    return {
+        "type": "state",
+        "connection": connection,
+        "me": view.my_id,
+        "players": players,
+        "lobby": waiting,
+        "game": {
+            "round": tiles.code(view.prevailing)[0],
+            "hand": view.hand_no,
+            "hands_as_east": view.hands_as_east,
+            "phase": view.phase.value,
+            "active": view.active,
+            "paused": view.paused,
+            "pause_reason": log.pause_reason,
+            "over": view.game_over,
+            "manager": log.manager,
+            "winner": view.winner,
+            "washout": log.washout,
+            "protocol": view.protocol,
+            "started": len(view.seats) == 4,
+        },
+        "wall": {
+            "size": tiles.wall_size(flowers),
+            "live": view.live_tiles,
+            "live_drawn": log.live_drawn,
+            "loose_drawn": log.loose_drawn,
+            "start_wall": log.start_wall,
+            "start_stack": log.start_stack,
+            "dealt": view.hand_no > 0,
+        },
+        "drawn": tiles.code(view.last_drawn) if view.last_drawn is not None else None,
+        "last_discard": highlight,
+        "dialog": dialog.to_json() if dialog is not None else None,
+        "scoring": _scoring(view, log),
+        "options": _options(view),
+        "chat": [{"sender": c.sender, "name": c.name, "text": c.text, "private": c.private} for c in log.chat],
+        "notices": list(log.notices)[-NOTICES_SENT:],
+    }

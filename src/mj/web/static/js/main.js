@@ -1,0 +1,316 @@
+// The page: connects to the gateway, keeps the latest snapshot, and ties the table, the
+// action dialog, the menus, the panels and the keyboard together. No rules live here:
+// every move offered comes from the server's snapshot.
+
+import { Connection, setToken, takeTokenFromAddress, token } from './connection.js';
+import { ActionDialog } from './dialog.js';
+import { Hand } from './hand.js';
+import { buildMenus } from './menu.js';
+import {
+  closePanel, currentOptions, displayPrefs, gameOptionPrefs, infoBody, joinServer, messagesBody, newLocalGame,
+  openPanel, openPanelId, panelOpen, playingPrefs, refreshPanel, resumeGame, saveAs, scoringBody,
+} from './panels.js';
+import { onPrefs, prefs } from './prefs.js';
+import { announce, fitBoard, renderTable } from './table.js';
+import { installSprite } from './tiles.js';
+
+const app = {
+  state: null,
+  caps: { local: false, join_any: false, server: '', name: '' },
+  welcomed: false,
+  shownScoring: null,
+  lastDialog: null,
+  appliedOptions: new Set(JSON.parse(sessionStorage.getItem('xmj.applied') || '[]')),
+};
+
+const hand = new Hand();
+const connection = new Connection(onMessage, onConnection);
+const send = (message) => connection.send(message);
+const dialog = new ActionDialog(send, hand, prefs);
+
+function status(text, isError = false) {
+  const bar = document.getElementById('statusbar');
+  bar.replaceChildren();
+  const span = document.createElement('span');
+  if (isError) span.className = 'error';
+  span.textContent = text;
+  bar.appendChild(span);
+}
+
+function onConnection(up) {
+  const board = document.getElementById('board');
+  board.classList.toggle('offline', !up);
+  board.dataset.offline = 'Connection lost — reconnecting…';
+  if (!up) status('Connection to xmj lost; reconnecting…', true);
+}
+
+function onMessage(message) {
+  switch (message.type) {
+    case 'welcome': welcome(message); break;
+    case 'state': update(message); break;
+    case 'announce': announce(app.state, message.player, message.text); break;
+    case 'error':
+      if (message.message === 'that dialog is out of date') return;
+      status(message.message, true);
+      dialog.refused();
+      break;
+    default: break;
+  }
+}
+
+function welcome(message) {
+  app.caps = message.caps;
+  setToken(message.token);
+  if (!message.token) {
+    app.state = null;
+    document.getElementById('seats').replaceChildren();
+    document.getElementById('discards').replaceChildren();
+    dialog.render({ dialog: null });
+    status(app.caps.local ? 'Not at a table: start a new local game or join a server (Game menu).' : 'Not at a table: join the game.');
+    if (!panelOpen()) {
+      if (app.caps.local) newLocalGame(app.caps, send);
+      else joinServer(app.caps, send);
+    }
+  } else {
+    closePanel();
+  }
+}
+
+function update(state) {
+  const previous = app.state;
+  app.state = state;
+  dialog.state = state;
+  const me = state.players.find((p) => p.id === state.me);
+  const dealt = state.game.phase !== 'dealing' && state.game.phase !== 'between hands';
+  hand.update((me && me.hand) || [], state.game.hand, prefs().sortTiles, dealt);
+  const d = state.dialog;
+  if (d && d.number !== app.lastDialog) {
+    app.lastDialog = d.number;
+    if (d.select) hand.selectCode(d.select);
+  }
+  scheduleRender();
+  connectionStatus(state);
+  popups(previous, state);
+  applyOptionPrefs(state);
+}
+
+// Snapshots come in bursts (the robots answer at once): draw only the latest of those already received.
+let renderPending = false;
+function scheduleRender() {
+  if (renderPending) return;
+  renderPending = true;
+  setTimeout(() => {
+    renderPending = false;
+    render();
+  }, 0);
+}
+
+function render() {
+  const state = app.state;
+  if (!state) return;
+  renderTable(state, hand, prefs());
+  dialog.render(state);
+  renderSidebar();
+  refreshPanel('info', infoBody(state));
+  refreshPanel('messages', messagesBody(state, send));
+  document.getElementById('title').textContent = state.connection.name ? `${state.connection.name} at ${state.connection.server}` : '';
+}
+
+function connectionStatus(state) {
+  const c = state.connection;
+  const board = document.getElementById('board');
+  const off = c.status !== 'connected' && c.status !== 'over';
+  board.classList.toggle('offline', off);
+  if (off) board.dataset.offline = c.detail || c.status;
+  if (c.detail) status(c.detail, c.status !== 'over');
+  else if (state.dialog) status(state.dialog.title);
+  else if (state.game.over) status('The game is over.');
+  else if (!state.game.started) status('Waiting for the other players to join…');
+  else status(state.notices.length ? state.notices[state.notices.length - 1] : '');
+}
+
+function popups(previous, state) {
+  const scoring = state.scoring;
+  const key = scoring && scoring.settlement ? `${scoring.hand}:${scoring.settlement.length}` : null;
+  if (key && key !== app.shownScoring) {
+    const first = app.shownScoring === null && previous === null;
+    app.shownScoring = key;
+    if (!first && !prefs().noPopups) openPanel('scoring', 'Scoring', scoringBody(state));
+    else refreshPanel('scoring', scoringBody(state));
+  }
+  if (state.game.over && previous && !previous.game.over && !prefs().noPopups && openPanelId() !== 'scoring') {
+    openPanel('info', 'Game info', infoBody(state));
+  }
+}
+
+/** Game option preferences go to the server once per game, when we may set options. */
+function applyOptionPrefs(state) {
+  const wanted = prefs().gameOptions || {};
+  const game = state.game;
+  const key = `${state.connection.server}#${token()}`;
+  if (!Object.keys(wanted).length || !game.started || app.appliedOptions.has(key)) return;
+  if (game.manager !== 0 && game.manager !== state.me) return;
+  for (const [name, value] of Object.entries(wanted)) {
+    const current = state.options.find((o) => o.name === name);
+    if (current && String(Number(current.value)) !== String(Number(value)) && String(current.value) !== String(value)) {
+      send({ type: 'set_option', name, value });
+    }
+  }
+  app.appliedOptions.add(key);
+  sessionStorage.setItem('xmj.applied', JSON.stringify([...app.appliedOptions]));
+}
+
+function renderSidebar() {
+  const sidebar = document.getElementById('sidebar');
+  sidebar.classList.toggle('hidden', !prefs().infoInMain);
+  if (!prefs().infoInMain) return;
+  const info = document.getElementById('side-info');
+  const heading = document.createElement('h2');
+  heading.textContent = 'Game';
+  info.replaceChildren(heading, infoBody(app.state));
+  const messages = document.getElementById('side-messages');
+  const focused = messages.contains(document.activeElement) ? document.activeElement.value : null;
+  const mHeading = document.createElement('h2');
+  mHeading.textContent = 'Messages';
+  messages.replaceChildren(mHeading, messagesBody(app.state, send));
+  if (focused !== null) {
+    const input = messages.querySelector('input');
+    input.value = focused;
+    input.focus();
+  }
+}
+
+// ------------------------------------------------------------------ our hand: clicks, double clicks, dragging
+
+function wireHand() {
+  const seats = document.getElementById('seats');
+  const tileIndex = (event) => {
+    const button = event.target.closest('button.tile.mine');
+    return button ? Number(button.dataset.index) : -1;
+  };
+  seats.addEventListener('click', (event) => {
+    const index = tileIndex(event);
+    if (index < 0) return;
+    hand.toggle(index);
+    render();
+  });
+  seats.addEventListener('dblclick', (event) => {
+    const index = tileIndex(event);
+    if (index < 0) return;
+    hand.selected = index;
+    const code = hand.selectedCode();
+    const current = dialog.current();
+    const discard = current && current.kind === 'turn' && current.buttons.find((b) => b.id === 'discard');
+    if (discard && discard.tiles.includes(code)) dialog.press('discard', code);
+    else render();
+  });
+  let dragging = -1;
+  seats.addEventListener('dragstart', (event) => {
+    dragging = tileIndex(event);
+    if (dragging < 0) return;
+    event.dataTransfer.effectAllowed = 'move';
+    event.dataTransfer.setData('text/plain', String(dragging));
+    event.target.classList.add('dragging');
+  });
+  seats.addEventListener('dragover', (event) => {
+    if (dragging >= 0 && tileIndex(event) >= 0) event.preventDefault();
+  });
+  seats.addEventListener('drop', (event) => {
+    const to = tileIndex(event);
+    if (dragging < 0 || to < 0) return;
+    event.preventDefault();
+    hand.moveTo(dragging, to);
+    dragging = -1;
+    render();
+  });
+  seats.addEventListener('dragend', () => { dragging = -1; render(); });
+}
+
+// ------------------------------------------------------------------ keyboard
+
+function typing(target) {
+  return target && (target.tagName === 'INPUT' || target.tagName === 'TEXTAREA' || target.tagName === 'SELECT' || target.isContentEditable);
+}
+
+function wireKeyboard(menus) {
+  document.addEventListener('keydown', (event) => {
+    if (event.key === 'Escape') {
+      closePanel();
+      menus.close();
+      return;
+    }
+    if (event.altKey && !event.ctrlKey && event.key.length === 1) {
+      if (menus.openByKey(event.key)) event.preventDefault();
+      return;
+    }
+    if (panelOpen() || typing(event.target) || event.ctrlKey || event.metaKey || event.altKey) return;
+    if (event.target.closest && event.target.closest('.menu')) return;
+    if (event.key === 'ArrowLeft' || event.key === 'ArrowRight') {
+      event.preventDefault();
+      const delta = event.key === 'ArrowLeft' ? -1 : 1;
+      if (event.shiftKey) hand.shift(delta);
+      else hand.step(delta);
+      render();
+      return;
+    }
+    const onDialogButton = event.target.closest && event.target.closest('.action button');
+    if ((event.key === 'Enter' || event.key === ' ') && !onDialogButton) {
+      event.preventDefault();
+      dialog.pressDefault();
+      return;
+    }
+    if (event.key.length === 1 && /[a-z]/i.test(event.key) && !event.shiftKey) {
+      if (dialog.pressKey(event.key)) event.preventDefault();
+    }
+  });
+}
+
+// ------------------------------------------------------------------ start
+
+function start() {
+  installSprite();
+  takeTokenFromAddress();
+  const localOnly = () => app.caps.local;
+  const seated = () => Boolean(app.state && app.state.connection.status === 'connected');
+  const menus = buildMenus([
+    {
+      label: 'Game',
+      key: 'g',
+      items: [
+        { label: 'New local game...', enabled: localOnly, action: () => newLocalGame(app.caps, send) },
+        { label: 'Join server...', action: () => joinServer(app.caps, send) },
+        { label: 'Resume game...', enabled: localOnly, action: () => resumeGame(app.caps, send) },
+        { label: 'Save', enabled: seated, action: () => send({ type: 'save', filename: '' }) },
+        { label: 'Save as...', enabled: seated, action: () => saveAs(send) },
+        { label: 'Leave game', enabled: () => Boolean(app.state), action: () => send({ type: 'leave' }) },
+      ],
+    },
+    {
+      label: 'Show',
+      key: 's',
+      items: [
+        { label: 'Scoring', action: () => openPanel('scoring', 'Scoring', scoringBody(app.state)) },
+        { label: 'Game info', action: () => openPanel('info', 'Game info', infoBody(app.state)) },
+        { label: 'Messages', action: () => openPanel('messages', 'Messages', messagesBody(app.state, send)) },
+      ],
+    },
+    {
+      label: 'Options',
+      key: 'o',
+      items: [
+        { label: 'Display options...', action: displayPrefs },
+        { label: 'Playing preferences...', action: playingPrefs },
+        { label: 'Game option preferences...', action: () => gameOptionPrefs(app.state) },
+        { label: 'Current game options...', enabled: seated, action: () => currentOptions(app.state, send) },
+      ],
+    },
+  ]);
+  wireHand();
+  wireKeyboard(menus);
+  onPrefs(() => render());
+  fitBoard();
+  window.addEventListener('resize', () => { fitBoard(); render(); });
+  connection.start();
+}
+
+start();

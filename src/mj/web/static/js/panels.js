@@ -1,0 +1,367 @@
+// The windows of xmj's menus: scoring, game info, messages, starting and joining games,
+// saving, and the three preference panels. One modal at a time; Escape or Cancel closes it.
+
+import { DEFAULTS, prefs, setPrefs } from './prefs.js';
+
+const WIND_NAMES = { E: 'East', S: 'South', W: 'West', N: 'North' };
+
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (key === 'class') node.className = value;
+    else if (key === 'text') node.textContent = value;
+    else if (key.startsWith('on')) node.addEventListener(key.slice(2), value);
+    else if (value === true) node.setAttribute(key, '');
+    else if (value !== false && value !== null && value !== undefined) node.setAttribute(key, value);
+  }
+  node.append(...children);
+  return node;
+}
+
+function field(label, input) {
+  return el('label', {}, `${label} `, input);
+}
+
+function checkbox(label, checked, name) {
+  const input = el('input', { type: 'checkbox', name });
+  input.checked = Boolean(checked);
+  return el('label', {}, input, ` ${label}`);
+}
+
+let open = null;
+
+export function panelOpen() {
+  return open !== null;
+}
+
+export function closePanel() {
+  if (open) {
+    open.backdrop.remove();
+    const { restore } = open;
+    open = null;
+    if (restore && restore.focus) restore.focus();
+  }
+}
+
+/** Show a modal window; ``buttons``: [{label, action, primary}] (an action returning false keeps it open). */
+export function openPanel(id, title, body, buttons = [{ label: 'Close' }]) {
+  closePanel();
+  const restore = document.activeElement;
+  const panel = el('div', { class: 'panel', role: 'dialog', 'aria-modal': 'true', 'aria-label': title, id: `panel-${id}` });
+  const header = el('header', {}, el('span', { text: title }),
+    el('button', { class: 'close', type: 'button', 'aria-label': 'Close window', onclick: closePanel, text: '×' }));
+  const content = el('div', { class: 'body' }, body);
+  const row = el('div', { class: 'buttons' });
+  for (const spec of buttons) {
+    const button = el('button', { type: 'button', text: spec.label });
+    button.addEventListener('click', () => {
+      if (!spec.action || spec.action(panel) !== false) closePanel();
+    });
+    if (spec.primary) button.classList.add('default');
+    row.appendChild(button);
+  }
+  panel.append(header, content, row);
+  const backdrop = el('div', { class: 'panel-backdrop' }, panel);
+  backdrop.addEventListener('mousedown', (event) => { if (event.target === backdrop) closePanel(); });
+  panel.addEventListener('keydown', (event) => {
+    if (event.key === 'Enter' && event.target.tagName === 'INPUT' && event.target.type !== 'checkbox') {
+      const primary = buttons.findIndex((b) => b.primary);
+      if (primary >= 0) {
+        event.preventDefault();
+        row.children[primary].click();
+      }
+    }
+  });
+  document.getElementById('panels').appendChild(backdrop);
+  open = { id, backdrop, restore, content };
+  const first = panel.querySelector('input, select, textarea') || row.querySelector('button');
+  if (first) first.focus();
+  return panel;
+}
+
+export function openPanelId() {
+  return open ? open.id : null;
+}
+
+/** Re-fill an open panel (game info, messages) when a new snapshot arrives. */
+export function refreshPanel(id, body) {
+  if (open && open.id === id) {
+    open.content.replaceChildren(body);
+  }
+}
+
+// ------------------------------------------------------------------ what the game shows
+
+export function scoringBody(state) {
+  const scoring = state && state.scoring;
+  if (!scoring) return el('p', { text: 'No hand has been scored yet.' });
+  const grid = el('div', { class: 'scoring' });
+  for (const row of scoring.players) {
+    const change = row.change === null || row.change === undefined ? '' : `${row.change >= 0 ? '+' : ''}${row.change}`;
+    const card = el('section', { class: state.game.winner === row.id ? 'winner' : '' },
+      el('h3', { text: `${WIND_NAMES[row.wind]}: ${row.name}` }),
+      el('pre', { class: 'score', text: row.text || '(not scored yet)' }),
+      el('div', { class: `change ${row.change >= 0 ? 'plus' : 'minus'}`, text: change ? `Change: ${change}` : '' }));
+    grid.appendChild(card);
+  }
+  const settlement = scoring.settlement ? el('div', {}, el('h3', { text: 'Settlement' }), el('pre', { class: 'score', text: scoring.settlement })) : '';
+  return el('div', {}, el('p', { text: `Hand ${scoring.hand}` }), grid, settlement);
+}
+
+export function infoBody(state) {
+  if (!state) return el('p', { text: 'Not connected.' });
+  const game = state.game;
+  const table = el('table', {}, el('tr', {}, el('th', { text: 'Seat' }), el('th', { text: 'Player' }), el('th', { text: 'Id' }), el('th', { text: 'Score' })));
+  for (const p of state.players) {
+    table.appendChild(el('tr', {}, el('td', { text: WIND_NAMES[p.wind] }), el('td', { text: p.name + (p.id === state.me ? ' (you)' : '') }),
+      el('td', { class: 'num', text: String(p.id) }), el('td', { class: 'num', text: String(p.score) })));
+  }
+  const lines = [
+    `Server: ${state.connection.server} (${state.connection.status})`,
+    game.started ? `Round: ${WIND_NAMES[game.round]}, hand ${game.hand}; East has won ${game.hands_as_east} in a row` : 'Waiting for four players',
+    `Phase: ${game.phase}${game.paused ? ' (paused)' : ''}${game.over ? ' — the game is over' : ''}`,
+    game.started && state.wall.dealt ? `Live wall: ${state.wall.live} tiles` : '',
+    `Manager: ${game.manager === 0 ? 'anybody' : game.manager === -1 ? 'nobody' : `player ${game.manager}`}`,
+  ].filter(Boolean);
+  return el('div', {}, table, ...lines.map((line) => el('div', { text: line })));
+}
+
+export function messagesBody(state, send) {
+  const log = el('div', { class: 'chatlog', role: 'log', 'aria-label': 'Messages' });
+  for (const notice of (state && state.notices) || []) log.appendChild(el('div', { class: 'line notice', text: notice }));
+  for (const line of (state && state.chat) || []) {
+    log.appendChild(el('div', { class: 'line' }, el('span', { class: 'who', text: `${line.name}${line.private ? ' (to you)' : ''}: ` }), line.text));
+  }
+  const input = el('input', { type: 'text', 'aria-label': 'Message to send', placeholder: 'Message to all players', maxlength: '400' });
+  const form = el('form', { class: 'chatform' }, input, el('button', { type: 'submit', text: 'Send' }));
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    if (input.value.trim()) send({ type: 'chat', text: input.value });
+    input.value = '';
+  });
+  setTimeout(() => { log.scrollTop = log.scrollHeight; }, 0);
+  return el('div', { style: 'display:flex;flex-direction:column;min-height:0;flex:1' }, log, form);
+}
+
+// ------------------------------------------------------------------ starting and joining
+
+function localGameFields(caps, withFile) {
+  const values = JSON.parse(localStorage.getItem('xmj.localgame') || '{}');
+  const form = el('form', { class: 'localgame' });
+  if (withFile) form.appendChild(field('Saved game file', el('input', { type: 'text', name: 'file', value: values.file || '', size: '32' })));
+  form.appendChild(field('Player ID', el('input', { type: 'number', name: 'id', value: '0', min: '0', style: 'width:6em' })));
+  form.appendChild(field('Name', el('input', { type: 'text', name: 'name', value: values.name || caps.name || '' })));
+  const robots = el('fieldset', {}, el('legend', { text: 'Computer players' }));
+  for (let i = 0; i < 3; i += 1) {
+    const r = (values.robots || [])[i] || { enabled: true, name: `Robot${i + 1}` };
+    robots.appendChild(el('div', {}, checkbox('start a computer player', r.enabled, `robot${i}`),
+      el('input', { type: 'text', name: `robotname${i}`, value: r.name, 'aria-label': `Name of computer player ${i + 1}` })));
+  }
+  form.appendChild(robots);
+  form.append(
+    checkbox('allow disconnection', values.allow_disconnect, 'allow_disconnect'),
+    checkbox('save game state on exit', values.save_on_exit, 'save_on_exit'),
+    checkbox('seat players randomly', values.random_seats, 'random_seats'),
+    field('Time limit for claims (seconds, 0 = none)', el('input', { type: 'number', name: 'timeout', value: String(values.timeout ?? 15), min: '0', style: 'width:6em' })),
+  );
+  return form;
+}
+
+function readLocalGame(form) {
+  const get = (name) => form.elements[name];
+  const values = {
+    name: get('name').value,
+    id: Number(get('id').value) || 0,
+    robots: [0, 1, 2].map((i) => ({ enabled: get(`robot${i}`).checked, name: get(`robotname${i}`).value })),
+    allow_disconnect: get('allow_disconnect').checked,
+    save_on_exit: get('save_on_exit').checked,
+    random_seats: get('random_seats').checked,
+    timeout: Number(get('timeout').value) || 0,
+  };
+  if (get('file')) values.file = get('file').value;
+  localStorage.setItem('xmj.localgame', JSON.stringify(values));
+  return values;
+}
+
+export function newLocalGame(caps, send) {
+  const form = localGameFields(caps, false);
+  openPanel('newgame', 'New local game', form, [
+    { label: 'Start Game', primary: true, action: () => { send({ type: 'new_game', ...readLocalGame(form) }); } },
+    { label: 'Cancel' },
+  ]);
+}
+
+export function resumeGame(caps, send) {
+  const form = localGameFields(caps, true);
+  openPanel('resume', 'Resume game', form, [
+    { label: 'Resume Game', primary: true, action: () => { send({ type: 'resume', ...readLocalGame(form) }); } },
+    { label: 'Cancel' },
+  ]);
+}
+
+export function joinServer(caps, send) {
+  const saved = JSON.parse(localStorage.getItem('xmj.join') || '{}');
+  const server = caps.join_any
+    ? el('input', { type: 'text', name: 'server', value: saved.server || 'localhost:5000' })
+    : el('input', { type: 'text', name: 'server', value: caps.server, readonly: true });
+  const form = el('form', {},
+    field('Server (HOST:PORT or socket file)', server),
+    field('Player ID', el('input', { type: 'number', name: 'id', value: String(saved.id || 0), min: '0', style: 'width:6em' })),
+    field('Name', el('input', { type: 'text', name: 'name', value: saved.name || caps.name || '' })));
+  openPanel('join', 'Join server', form, [
+    {
+      label: 'Connect',
+      primary: true,
+      action: () => {
+        const values = { server: form.elements.server.value, id: Number(form.elements.id.value) || 0, name: form.elements.name.value };
+        localStorage.setItem('xmj.join', JSON.stringify(values));
+        send({ type: 'join', ...values });
+      },
+    },
+    { label: 'Cancel' },
+  ]);
+}
+
+export function saveAs(send) {
+  const input = el('input', { type: 'text', name: 'filename', size: '30', 'aria-label': 'File name' });
+  openPanel('saveas', 'Save as', el('div', {}, field('Save the game as', input), el('p', { text: 'The file is written in the server\'s folder (.mjs is added).' })), [
+    { label: 'Save', primary: true, action: () => { send({ type: 'save', filename: input.value }); } },
+    { label: 'Cancel' },
+  ]);
+}
+
+// ------------------------------------------------------------------ preferences
+
+function select(name, value, options) {
+  const node = el('select', { name });
+  for (const [v, label] of options) {
+    const option = el('option', { value: v, text: label });
+    option.selected = v === value;
+    node.appendChild(option);
+  }
+  return node;
+}
+
+function prefButtons(read) {
+  return [
+    { label: 'Save & Apply', primary: true, action: () => setPrefs(read(), true) },
+    { label: 'Apply (no save)', action: () => setPrefs(read(), false) },
+    { label: 'Cancel' },
+  ];
+}
+
+export function displayPrefs() {
+  const p = prefs();
+  const form = el('form', {},
+    field('Table colour', el('input', { type: 'color', name: 'tableColour', value: p.tableColour })),
+    el('button', { type: 'button', class: 'action-button', text: 'Dark green', onclick: () => { form.elements.tableColour.value = DEFAULTS.tableColour; } }),
+    field('Sort tiles in hand', select('sortTiles', p.sortTiles, [['always', 'always'], ['deal', 'on deal'], ['never', 'never']])),
+    field('Show the wall', select('showWall', p.showWall, [['always', 'always'], ['when-room', 'when room'], ['never', 'never']])),
+    checkbox('Tiletips always shown', p.tiletips, 'tiletips'),
+    checkbox('Don\'t popup scoring/message windows', p.noPopups, 'noPopups'),
+    checkbox('Display status and messages in main window', p.infoInMain, 'infoInMain'));
+  openPanel('display', 'Display options', form, prefButtons(() => ({
+    tableColour: form.elements.tableColour.value,
+    sortTiles: form.elements.sortTiles.value,
+    showWall: form.elements.showWall.value,
+    tiletips: form.elements.tiletips.checked,
+    noPopups: form.elements.noPopups.checked,
+    infoInMain: form.elements.infoInMain.checked,
+  })));
+}
+
+export function playingPrefs() {
+  const p = prefs();
+  const form = el('form', {},
+    el('p', { text: 'Declare automatically:' }),
+    checkbox('flowers and seasons', p.autoFlowers, 'autoFlowers'),
+    checkbox('losing hands', p.autoLosing, 'autoLosing'),
+    checkbox('winning hands', p.autoWinning, 'autoWinning'),
+    checkbox('pass on discards I cannot claim', p.autoPass, 'autoPass'));
+  openPanel('playing', 'Playing preferences', form, prefButtons(() => ({
+    autoFlowers: form.elements.autoFlowers.checked,
+    autoLosing: form.elements.autoLosing.checked,
+    autoWinning: form.elements.autoWinning.checked,
+    autoPass: form.elements.autoPass.checked,
+  })));
+}
+
+function optionInput(option, value) {
+  const name = `opt-${option.name}`;
+  if (option.type === 'bool') {
+    const input = el('input', { type: 'checkbox', name, 'aria-label': option.name });
+    input.checked = Boolean(value);
+    return input;
+  }
+  return el('input', { type: option.type === 'string' ? 'text' : 'number', name, value: String(value), 'aria-label': option.name, style: 'width:8em' });
+}
+
+function optionValue(option, form) {
+  const input = form.elements[`opt-${option.name}`];
+  if (option.type === 'bool') return input.checked ? 1 : 0;
+  return option.type === 'string' ? input.value : Number(input.value);
+}
+
+function optionsTable(options, values, withPrefCheckbox) {
+  const table = el('table', {});
+  for (const option of options) {
+    const has = Object.prototype.hasOwnProperty.call(values, option.name);
+    const row = el('tr', {});
+    if (withPrefCheckbox) {
+      const use = el('input', { type: 'checkbox', name: `use-${option.name}`, 'aria-label': `Prefer a value for ${option.name}` });
+      use.checked = has;
+      row.appendChild(el('td', {}, use));
+    }
+    row.append(el('td', { text: option.name }), el('td', {}, optionInput(option, has ? values[option.name] : option.value)),
+      el('td', { text: option.description }));
+    table.appendChild(row);
+  }
+  return table;
+}
+
+export function gameOptionPrefs(state) {
+  const options = (state && state.options) || [];
+  const form = el('form', {}, el('p', { text: 'Preferred game options, sent to the server when a game starts (if we may set options).' }),
+    optionsTable(options, prefs().gameOptions, true));
+  openPanel('gameprefs', 'Game option preferences', form, [
+    {
+      label: 'Save Changes',
+      primary: true,
+      action: () => {
+        const chosen = {};
+        for (const option of options) {
+          if (form.elements[`use-${option.name}`].checked) chosen[option.name] = optionValue(option, form);
+        }
+        setPrefs({ gameOptions: chosen }, true);
+      },
+    },
+    { label: 'Cancel' },
+  ]);
+}
+
+export function currentOptions(state, send) {
+  const options = (state && state.options) || [];
+  const values = Object.fromEntries(options.map((o) => [o.name, o.value]));
+  const mayChange = state && (state.game.manager === 0 || state.game.manager === state.me);
+  const form = el('form', {}, el('p', { text: mayChange ? 'Options of the current game.' : 'Options of the current game (only the manager may change them).' }),
+    optionsTable(options, values, false));
+  const apply = (chosen) => {
+    for (const [name, value] of Object.entries(chosen)) send({ type: 'set_option', name, value });
+  };
+  openPanel('options', 'Current game options', form, [
+    {
+      label: 'Apply changes',
+      primary: true,
+      action: () => {
+        const changed = {};
+        for (const option of options) {
+          const value = optionValue(option, form);
+          if (String(value) !== String(option.type === 'bool' ? Number(option.value) : option.value)) changed[option.name] = value;
+        }
+        apply(changed);
+      },
+    },
+    { label: 'Apply prefs', action: () => apply(prefs().gameOptions) },
+    { label: 'Cancel' },
+  ]);
+}

@@ -1,0 +1,227 @@
+"""A person plays in Chromium: by keyboard only, by clicking, a whole game; screenshots of the main states.
+
+Each test starts ``xmj --no-browser`` (our server, three of our robots, the
+person's seat) and drives the page as a person would: keys and clicks on what
+is drawn, never the gateway's messages. Screenshots go to
+``test-artifacts/web/`` for people to look at.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Error as PlaywrightError
+
+from mj import tiles
+from test_web import running_xmj
+
+#: Prefs for tests that make every decision themselves (nothing declared or passed automatically).
+MANUAL = '{"autoFlowers": false, "autoLosing": false, "autoWinning": false, "autoPass": false}'
+
+# East's 14 dealt tiles (wall indices 0-3, 16-19, 32-35, 48 and 52: §7.2) form a complete hand.
+_EAST_INDICES = (0, 1, 2, 3, 16, 17, 18, 19, 32, 33, 34, 35, 48, 52)
+_EAST_HAND = ("1B", "2B", "3B", "4C", "5C", "6C", "7D", "8D", "9D", "RD", "RD", "RD", "EW", "EW")
+
+
+def winning_wall(path: Path) -> Path:
+    """A wall file whose deal gives East (the person, who connects first) a complete hand."""
+    rest = tiles.full_set(True)
+    for code in _EAST_HAND:
+        rest.remove(tiles.parse(code))
+    wall: list[str] = []
+    east = iter(_EAST_HAND)
+    others = iter(rest)
+    for index in range(tiles.wall_size(True)):
+        wall.append(next(east) if index in _EAST_INDICES else tiles.code(next(others)))
+    path.write_text(" ".join(wall) + "\n")
+    return path
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    """A fresh tab (its own storage), failing the test on any script error."""
+    context = browser.new_context(viewport={"width": 1400, "height": 900})
+    tab = context.new_page()
+    errors: list[str] = []
+    tab.on("pageerror", lambda exc: errors.append(str(exc)))
+    yield tab
+    context.close()
+    assert not errors, f"script errors in the page: {errors}"
+
+
+def use_prefs(page: Any, prefs: str) -> None:
+    page.context.add_init_script(f"localStorage.setItem('xmj.prefs', {prefs!r});")
+
+
+def dialog_kind(page: Any, timeout: float = 15_000) -> str:
+    """The kind of the action dialog once one is shown."""
+    page.locator(".action").wait_for(timeout=timeout)
+    return str(page.locator(".action").get_attribute("data-kind"))
+
+
+def selected_tile(page: Any) -> str | None:
+    selected = page.locator('button.tile.mine[aria-pressed="true"]')
+    return selected.get_attribute("aria-label") if selected.count() else None
+
+
+def test_a_person_plays_a_hand_by_keyboard_only_and_declares_the_winning_hand(
+    page: Any, tmp_path: Path, artifacts: Path
+) -> None:
+    wall = winning_wall(tmp_path / "wall.txt")
+    with running_xmj("--timeout", "0", "--wallfile", str(wall), name="Keys") as xmj:
+        use_prefs(page, MANUAL)
+        page.goto(xmj.page)
+        keyboard = page.keyboard
+        assert dialog_kind(page) == "ready"
+        assert page.get_by_role("button", name="Ready", exact=True).is_visible()
+        page.screenshot(path=artifacts / "01-ready.png")
+        keyboard.press("Enter")  # the default button
+        assert dialog_kind(page) == "declaring"
+        assert page.get_by_role("button", name="Finish", exact=True).is_enabled()
+        keyboard.press("f")  # underlined letter: no flowers to declare
+        assert dialog_kind(page) == "turn"
+        page.screenshot(path=artifacts / "02-our-turn.png")
+        # arrows move the selection, Shift-arrows move the tile itself
+        first = page.locator("button.tile.mine").first.get_attribute("aria-label")
+        while selected_tile(page) != first:
+            keyboard.press("ArrowLeft")
+        keyboard.press("Shift+ArrowRight")
+        assert page.locator("button.tile.mine").nth(1).get_attribute("aria-label") == first
+        keyboard.press("Shift+ArrowLeft")
+        mah_jong = page.get_by_role("button", name="Mah Jong!", exact=True)
+        assert mah_jong.is_enabled()
+        keyboard.press("m")
+        assert dialog_kind(page) == "winner"
+        page.screenshot(path=artifacts / "03-declare-winning-hand.png")
+        # select the red dragons with the arrows and declare them as a pung
+        for _ in range(20):
+            if selected_tile(page) == "Red Dragon":
+                break
+            keyboard.press("ArrowRight")
+        assert selected_tile(page) == "Red Dragon"
+        keyboard.press("p")
+        page.wait_for_function("!document.querySelector('.action') || document.querySelectorAll('.set').length > 0")
+        # the rest in the order the client suggests (Enter: the default button, on the preselected tile)
+        deadline = time.monotonic() + 20
+        while not page.locator("#panel-scoring").count():
+            assert time.monotonic() < deadline, "no scoring window"
+            if page.locator(".action[data-kind=winner]").count():
+                keyboard.press("Enter")
+            page.wait_for_timeout(50)
+        scoring = page.locator("#panel-scoring")
+        scoring.get_by_text("Settlement").wait_for()
+        assert "Heaven's Blessing" in scoring.inner_text()
+        page.screenshot(path=artifacts / "04-scoring.png")
+        keyboard.press("Escape")
+        assert dialog_kind(page) == "ready"
+        page.screenshot(path=artifacts / "05-after-the-hand.png")
+
+
+def test_a_person_plays_by_clicking_claims_a_discard_and_a_reload_rejoins(page: Any, artifacts: Path) -> None:
+    with running_xmj("--timeout", "60", "--seed", "21", name="Clicks") as xmj:
+        use_prefs(page, MANUAL)
+        page.set_default_timeout(5000)
+        page.goto(xmj.page)
+        claimed = reloaded = False
+        melds_before_reload = 0
+        deadline = time.monotonic() + 240
+        while True:
+            assert time.monotonic() < deadline, "the person never claimed, rejoined and saw a scored hand"
+            scoring = page.locator("#panel-scoring")
+            if scoring.count():
+                if reloaded:
+                    page.screenshot(path=artifacts / "13-scoring-after-claim.png")
+                    break
+                scoring.get_by_role("button", name="Close", exact=True).click()
+                continue
+            own_sets = page.locator(".seat.rel0 .set").count()
+            if claimed and not reloaded and own_sets and page.locator(".action[data-kind=turn]").count():
+                # mid-hand, with our claimed set on the table: a reload puts us back in the same seat
+                melds_before_reload = page.locator(".seat.rel0 .set").count()
+                hand_before = page.locator("button.tile.mine").count()
+                page.reload()
+                assert dialog_kind(page) == "turn"
+                assert page.locator(".label.rel0 .name").inner_text() == "Clicks"
+                assert page.locator(".seat.rel0 .set").count() == melds_before_reload >= 1
+                assert page.locator("button.tile.mine").count() == hand_before
+                page.screenshot(path=artifacts / "12-after-reload.png")
+                reloaded = True
+            kind = dialog_kind(page, 30_000)
+            box = page.locator(".action")
+            try:
+                claimed = click_through(page, box, kind, claimed, artifacts)
+            except PlaywrightError:
+                continue  # the dialog changed, or a window opened over it, while we were clicking
+            page.wait_for_timeout(30)
+        assert claimed and reloaded
+
+
+def click_through(page: Any, box: Any, kind: str, claimed: bool, artifacts: Path) -> bool:
+    """Answer one dialog with the mouse, as a person would; returns whether we have claimed a discard."""
+
+    def button(name: str) -> Any:
+        return box.get_by_role("button", name=name, exact=True)
+
+    declare = button("Declare")
+    if kind == "ready":
+        button("Ready").click()
+    elif kind == "declaring":
+        (declare if declare.count() and declare.is_enabled() else button("Finish")).click()
+    elif kind == "turn":
+        if button("Mah Jong!").is_enabled():
+            button("Mah Jong!").click()
+        elif declare.count() and declare.is_enabled():
+            declare.click()
+        else:
+            page.locator("button.tile.mine").last.click()  # select a tile, then Discard
+            if not button("Discard").is_enabled():
+                page.locator("button.tile.mine").first.click()
+            button("Discard").click()
+    elif kind == "claim":
+        assert box.get_by_role("progressbar").count() == 1  # the claim timeout
+        takes = [name for name in ("Pung", "Chow") if button(name).is_enabled()]
+        if takes and page.locator(".seat.rel0 .set").count() == 0:  # until a claim of ours is granted
+            page.screenshot(path=artifacts / "10-claim-dialog.png")
+            button(takes[0]).click()
+            with contextlib.suppress(PlaywrightError):
+                page.locator(".announce").first.wait_for(timeout=3000)
+                page.screenshot(path=artifacts / "11-claim-announced.png")
+            return True
+        else:
+            button("No claim").click()
+    elif kind == "chowpos":
+        box.locator("button:not(:disabled)").first.click()
+    elif kind in ("winner", "loser", "rob"):
+        box.locator("button.default").click()
+    return claimed
+
+
+def test_a_whole_game_in_the_browser_pressing_the_default_button(page: Any, artifacts: Path) -> None:
+    """Four rounds against three robots, the person always taking the default (shadowed) button."""
+    with running_xmj("--timeout", "0", "--seed", "8", name="Auto") as xmj:
+        page.goto(xmj.page)
+        page.locator(".action").wait_for()
+        started = time.monotonic()
+        # a player who always accepts the default: close windows, press the shadowed button
+        page.evaluate(
+            """() => { window.autoplay = setInterval(() => {
+                const close = document.querySelector('#panels .panel .buttons button');
+                if (close) { close.click(); return; }
+                const button = document.querySelector('.action button.default:not(:disabled)');
+                if (button) button.click();
+            }, 5); }"""
+        )
+        page.locator("#round-info", has_text="Game over").wait_for(timeout=400_000)
+        duration = time.monotonic() - started
+        page.evaluate("() => clearInterval(window.autoplay)")
+        page.wait_for_timeout(300)
+        page.screenshot(path=artifacts / "20-game-over.png")
+        scores = page.locator(".label .score").all_inner_texts()
+        assert len(scores) == 4 and sum(int(s) for s in scores) == 0
+        print(f"\nwhole game in the browser: {duration:.1f} s")
+        (artifacts / "whole-game-duration.txt").write_text(f"{duration:.1f} s\n")

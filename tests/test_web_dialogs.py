@@ -1,0 +1,91 @@
+"""The moves offered to a person are exactly those the rules allow now (mj.web.dialogs), from the seat's view alone."""
+
+from __future__ import annotations
+
+import pytest
+
+from mj import tiles
+from mj.protocol import pmsg as P
+from mj.protocol.fields import ChowPosition
+from mj.robot.view import Pending, Phase, SeatView
+from mj.web.dialogs import ActionError, Dialog, choose, current
+from mj.web.seatlog import SeatLog
+
+
+def seat(hand: str, pending: tuple[int, str] | None = None) -> tuple[SeatView, SeatLog]:
+    """Player 1 sitting East (North, id 4, plays just before us), playing, holding ``hand``."""
+    view = SeatView(1)
+    view.seats = [1, 2, 3, 4]
+    for pid in view.seats:
+        view.player(pid)
+    view.active = True
+    view.phase = Phase.PLAYING
+    view.concealed = tiles.parse_many(hand)
+    view.me.concealed = len(view.concealed)
+    if pending is not None:
+        view.pending = Pending(pending[0], tiles.parse(pending[1]), 9)
+    else:
+        view.turn = 1
+        view.last_drawn = view.concealed[-1]
+    return view, SeatLog(view)
+
+
+def enabled(dialog: Dialog | None) -> set[str]:
+    assert dialog is not None
+    return {b.id for b in dialog.buttons if b.enabled}
+
+
+HAND = "2B 3B 5C 5C 5C 7D 7D EW EW RD RD GD GD"
+
+
+def test_a_discard_from_the_player_on_the_left_may_be_chowed_and_only_that_one() -> None:
+    view, log = seat(HAND, (4, "4B"))
+    dialog = current(view, log)
+    assert dialog is not None and dialog.kind == "claim" and dialog.default == "noclaim"
+    assert enabled(dialog) == {"noclaim", "chow"}
+    assert choose(dialog, "chow", None) == P.Chow(9, ChowPosition.UPPER)
+    view, log = seat(HAND, (3, "4B"))  # West's discard: no chow
+    assert enabled(current(view, log)) == {"noclaim"}
+
+
+def test_pung_kong_and_mah_jong_need_the_tiles() -> None:
+    view, log = seat(HAND, (2, "5C"))
+    assert enabled(current(view, log)) == {"noclaim", "pung", "kong"}
+    view, log = seat("2B 3B 4B 5C 5C 5C 7D 7D 7D EW EW RD RD", (2, "RD"))
+    dialog = current(view, log)
+    assert enabled(dialog) == {"noclaim", "pung", "mahjong"}
+    assert choose(dialog, "mahjong", None) == P.MahJong(9)
+
+
+def test_a_calling_player_may_only_claim_mah_jong() -> None:
+    view, log = seat(HAND, (4, "5C"))
+    view.me.calling = True
+    assert enabled(current(view, log)) == {"noclaim"}
+
+
+def test_in_our_turn_only_held_tiles_may_be_discarded_and_anything_else_is_refused() -> None:
+    view, log = seat("2B 3B 5C 5C 5C 7D 7D EW EW RD RD GD GD 1F")
+    dialog = current(view, log)
+    assert dialog is not None and dialog.kind == "turn"
+    assert dialog.select == "1F" and dialog.default == "declare"  # the drawn flower is declared first
+    assert choose(dialog, "discard", "GD") == P.Discard(tiles.parse("GD"), False)
+    assert choose(dialog, "calling", "GD") == P.Discard(tiles.parse("GD"), True)  # first discard, concealed
+    assert choose(dialog, "declare", "1F") == P.DeclareSpecial(tiles.parse("1F"))
+    with pytest.raises(ActionError, match="Discard is not possible with 9D"):
+        choose(dialog, "discard", "9D")
+    with pytest.raises(ActionError, match="Discard is not possible with 1F"):
+        choose(dialog, "discard", "1F")
+    with pytest.raises(ActionError, match="select a tile first"):
+        choose(dialog, "discard", None)
+    with pytest.raises(ActionError, match="Mah Jong! is not possible now"):
+        choose(dialog, "mahjong", None)
+    with pytest.raises(ActionError, match="'pung' is not possible now"):
+        choose(dialog, "pung", None)
+
+
+def test_nothing_is_offered_out_of_turn() -> None:
+    view, log = seat(HAND)
+    view.turn = 2
+    assert current(view, log) is None
+    with pytest.raises(ActionError, match="not your move"):
+        choose(None, "discard", "2B")
