@@ -140,4 +140,3 @@ def artifacts() -> Path:
     folder = ARTIFACTS / "web"
     folder.mkdir(parents=True, exist_ok=True)
     return folder
-
