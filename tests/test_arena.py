@@ -19,6 +19,7 @@ from mj.arena.players import PlayerSpec, SpecError, parse_player
 from mj.arena.report import format_result
 from mj.cli import main
 from mj.replay import read_entries, replay
+from mj.robot.levels import DEFAULT_LEVEL
 from mj.robot.personality import Personality
 
 SHORT = ("NumRounds=1",)
@@ -54,7 +55,7 @@ def test_lists_are_written_as_mj_player_takes_them() -> None:
     assert spec == PlayerSpec(3, Personality(chowness=(0.0, -0.9, 0.5), suitness=(1.0,)), "Switcher")
 
 
-@pytest.mark.parametrize("text", ["", "default", "level=1"])
+@pytest.mark.parametrize("text", ["", "default", f"level={DEFAULT_LEVEL}"])
 def test_default_robot(text: str) -> None:
     assert parse_player(text) == PlayerSpec()
 
@@ -195,7 +196,7 @@ def test_the_report_has_a_row_per_player_and_the_throughput(result: arena.ArenaR
         "P1      level=1",
         "P2      level=2",
         "P3      level=3,hiddenness=0.5",
-        "NoChow  level=1,chowness=-1,name=NoChow",
+        f"NoChow  level={DEFAULT_LEVEL},chowness=-1,name=NoChow",
     ]
     options = "DeadWall16=1, FlowersLoose=1, ShowOnWashout=1, NumRounds=1"
     assert lines[4] == f"4 games: seeds 7-7, each in 4 rotations; options: {options}"

@@ -21,7 +21,7 @@ from mj.melds import KongOrigin, Meld, chow, kong, pair, pung
 from mj.protocol import cmsg as C
 from mj.protocol import pmsg as P
 from mj.protocol.fields import ChowPosition, PlayerOption
-from mj.robot import declare, defence
+from mj.robot import declare
 from mj.robot.agent import Robot, declaration_message
 from mj.robot.cli import main as cli_main
 from mj.robot.client import Client, ClientConfig, split_address
@@ -579,55 +579,6 @@ def test_levels_are_checked() -> None:
     assert DEFAULT_LEVEL in LEVELS
     with pytest.raises(ValueError, match="unknown robot level 4"):
         make_strategy(4)
-
-
-# -- defence (level 2)
-
-
-def threatened_view(concealed: str) -> SeatView:
-    """Player 2 (South) shows three exposed sets and has discarded ten tiles."""
-    view = view_of(concealed)
-    view.player(2).melds = [pung(parse("3B"), False), pung(parse("6C"), False), pung(parse("WW"), False)]
-    view.player(2).discards = parse_many("1C 9C 1D EW 8B 9D 2D 5D 4B 7C")
-    view.player(3).discards = parse_many("GD 1B")
-    return view
-
-
-def test_an_opponent_with_sets_out_and_many_discards_is_likely_ready() -> None:
-    view = threatened_view("1B 2B 3B 4C 5C 6C 7D 8D 2D 9B 5B RD NW 9D")
-    assert defence.readiness(view, 2) > 0.5 > defence.readiness(view, 3)
-    view.player(3).calling = True
-    assert defence.readiness(view, 3) == 1.0
-
-
-def test_a_tile_the_opponent_discarded_is_safer_than_a_fresh_honour_or_a_middle_tile() -> None:
-    view = threatened_view("1B 2B 3B 4C 5C 6C 7D 8D 2D 9B 5B RD NW 9D")
-    risk, threat = defence.risk_function(view)
-    assert threat > 0.5
-    assert risk(parse("2D")) < risk(parse("9B")) < risk(parse("RD"))
-    assert risk(parse("2D")) < risk(parse("5C"))
-    # Suji: 4B is the opponent's discard, so a two-sided wait through 4B on 7B is unlikely.
-    view.player(2).discards.remove(parse("4B"))
-    risk_without, _ = defence.risk_function(view)
-    assert risk(parse("7B")) < risk_without(parse("7B"))
-
-
-def test_level_two_far_from_ready_folds_with_the_opponents_discard_rather_than_a_fresh_honour() -> None:
-    view = threatened_view("1B 2B 3B 4C 5C 6C 7D 8D 2D 9B 5B RD NW 9D")  # two from ready
-    assert LevelOne().discard(view) == (parse("NW"), False)
-    assert LevelTwo().discard(view) == (parse("2D"), False)
-
-
-def test_level_two_plays_level_ones_shape_when_nobody_threatens() -> None:
-    view = view_of("1B 2B 3B 4C 5C 6C 7D 8D 9D 2B 3B 5D 5D NW")
-    assert LevelTwo().discard(view) == LevelOne().discard(view) == (parse("NW"), False)
-
-
-def test_a_tile_feeding_an_exposed_one_suit_threat_is_dangerous() -> None:
-    view = view_of("1B 2B 3B 4C 5C 6C 7D 8D 9D 2B 3B 5D 5D NW")
-    view.player(3).melds = [pung(parse("2C"), False), chow(parse("5C"), False), pung(parse("9C"), False)]
-    risk, _ = defence.risk_function(view)
-    assert risk(parse("4C")) > 2 * risk(parse("4D"))
 
 
 # -- options of mj-player

@@ -44,7 +44,7 @@ def build_parser() -> argparse.ArgumentParser:
         type=int,
         choices=LEVELS,
         default=DEFAULT_LEVEL,
-        help="strength of play: 1 speed only, 2 with defence, 3 defends harder (default %(default)s)",
+        help="strength of play: 1 speed only, 2 with defence, 3 weighs hand value against risk (default %(default)s)",
     )
     parser.add_argument("--seed", type=int, default=0, help="seed for breaking ties between equal moves")
     parser.add_argument("-v", "--verbose", action="store_true", help="log claim denials and fallbacks to stderr")

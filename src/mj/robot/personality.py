@@ -1,15 +1,24 @@
-"""The original robot's "personality" options (protocol.md §11.2), parsed and checked.
+"""The original robot's "personality" options (protocol.md §11.2), parsed and checked, and switched.
 
 ``mj-player`` takes ``--chowness``, ``--hiddenness``, ``--majorness`` and
-``--suitness`` as comma-separated lists of up to five numbers (the robot switches
-between the combinations), plus ``--hysteresis``. We accept exactly the same
-syntax and ranges so that command lines written for the original work unchanged,
-and reject anything else with a message naming the option and the bad value.
+``--suitness`` as comma-separated lists of up to five numbers, plus
+``--hysteresis``. We accept exactly the same syntax and ranges so that command
+lines written for the original work unchanged, and reject anything else with a
+message naming the option and the bad value.
+
+Every choice of one value from each list is a *combination* (a strategy, in the
+manual's words). As the original does, the robot picks the combination that fits
+its hand best at the start of each hand, then looks again after each draw but
+switches only when another combination fits better by more than the hysteresis
+(:class:`Switcher`): without that margin a hand halfway between two plans would
+flip between them and play neither.
 """
 
 from __future__ import annotations
 
+import itertools
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 
@@ -44,6 +53,54 @@ class Personality:
     majorness: tuple[float, ...] = (0.0,)
     suitness: tuple[float, ...] = (0.0,)
     hysteresis: float = DEFAULT_HYSTERESIS
+
+
+@dataclass(frozen=True, slots=True)
+class Combination:
+    """One value of each personality list: the strategy the robot plays with at a time."""
+
+    chowness: float = 0.0
+    hiddenness: float = 0.0
+    majorness: float = 0.0
+    suitness: float = 0.0
+
+
+def combinations(personality: Personality) -> tuple[Combination, ...]:
+    """Every combination of the lists, the one of all first values first."""
+    return tuple(
+        Combination(*values)
+        for values in itertools.product(
+            personality.chowness, personality.hiddenness, personality.majorness, personality.suitness
+        )
+    )
+
+
+class Switcher:
+    """Which combination to play with, chosen afresh each hand and switched with hysteresis.
+
+    ``fit`` (given by the strategy) says how well a combination suits the hand now,
+    in hand-score points, the unit of ``hysteresis``.
+    """
+
+    def __init__(self, personality: Personality) -> None:
+        self.combinations = combinations(personality)
+        self.hysteresis = personality.hysteresis
+        self.current = self.combinations[0]
+
+    def start(self, fit: Callable[[Combination], float]) -> Combination:
+        """At the start of a hand: the best-fitting combination (the earlier one on ties)."""
+        if len(self.combinations) > 1:
+            self.current = max(self.combinations, key=fit)
+        return self.current
+
+    def update(self, fit: Callable[[Combination], float]) -> Combination:
+        """After a draw: switch to the best-fitting combination if it beats the current one by the hysteresis."""
+        if len(self.combinations) > 1:
+            scores = [fit(c) for c in self.combinations]
+            best = max(range(len(scores)), key=scores.__getitem__)
+            if scores[best] > fit(self.current) + self.hysteresis:
+                self.current = self.combinations[best]
+        return self.current
 
 
 def parse_list(name: str, text: str) -> tuple[float, ...]:

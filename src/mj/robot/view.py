@@ -10,13 +10,15 @@ The view keeps the course of a hand as the client sees it (§7): dealing until E
 holds 14 tiles and the others 13, the declaring turn passing on
 ``PlayerDeclaresSpecial id --``, turns and claim windows during play, the
 declaration phase after mah-jong. It also counts the live wall the way the server
-builds it (§7.9), so that strategies can tell how close the end of the wall is.
+builds it (§7.9), so that strategies can tell how close the end of the wall is, and
+keeps the hand's discards in table order with who claimed them (the timeline of
+:class:`DiscardRecord`), from which defence reads what each player let pass.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import Any, Final
 
@@ -56,6 +58,24 @@ class Pending:
     serial: int
     #: None for a discard; for a kong, how it is being made.
     kong: KongOrigin | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class DiscardRecord:
+    """One discard of the current hand, in table order; claimed discards stay on record.
+
+    The piles of :class:`PlayerState` lose a discard when it is claimed and do not say
+    who discarded what before whom. Defence needs both: a player's hand only changes
+    in its own turn (a draw or a claim, each followed by its discard), so every tile
+    discarded after a player's last discard that it let pass is not a tile it waits
+    for now, and its discards, claimed or not, are tiles it chose to give up.
+    """
+
+    who: int
+    tile: Tile
+    serial: int
+    #: The player who claimed it (for a set or for mah-jong), None while nobody has.
+    claimed_by: int | None = None
 
 
 @dataclass(slots=True)
@@ -148,6 +168,8 @@ class SeatView:
         self.pending: Pending | None = None
         #: The last discard made (claim windows close, this stays until the next one).
         self.last_discard: Pending | None = None
+        #: Every discard of the hand in table order, claimed ones included.
+        self.timeline: list[DiscardRecord] = []
         self.last_drawn: Tile | None = None
         #: Own last tile came from a claimed discard: no specials or closed kongs now.
         self.after_claim = False
@@ -273,6 +295,26 @@ class SeatView:
             for tile in player.discards:
                 vector[kind_index(tile)] += 1
         return vector
+
+    def discards_of(self, pid: int) -> list[Tile]:
+        """Every tile ``pid`` has discarded this hand, claimed ones included, in order."""
+        return [record.tile for record in self.timeline if record.who == pid]
+
+    def passed_since_turn(self, pid: int) -> set[int]:
+        """Kind indices of the discards others made since ``pid``'s last discard, which ``pid`` let pass.
+
+        ``pid``'s hand has not changed since that discard (a draw or a claim is always
+        followed by one), so a hand that could go out on one of these tiles would
+        have claimed it: ``pid`` does not wait for them now (the original robot only
+        lets a winning discard pass when it prefers to wait for a self-drawn tile).
+        """
+        kinds: set[int] = set()
+        for record in reversed(self.timeline):
+            if record.who == pid:
+                break
+            if record.claimed_by != pid:
+                kinds.add(kind_index(record.tile))
+        return kinds
 
     # -- updating
 
@@ -409,13 +451,14 @@ class SeatView:
         player.discards.append(msg.tile)
         player.calling = player.calling or msg.calling
         self.pending = self.last_discard = Pending(msg.id, msg.tile, msg.discard)
+        self.timeline.append(DiscardRecord(msg.id, msg.tile, msg.discard))
         self.claims = {}
         self.turn = None
         if msg.id == self.my_id:
             self.last_drawn = None
 
-    def _take_discard(self) -> Tile:
-        """The open discard leaves the discarder's pile (claimed, or used to go out)."""
+    def _take_discard(self, claimer: int) -> Tile:
+        """The open discard leaves the discarder's pile (claimed by ``claimer``, or used to go out)."""
         taken = self.pending if self.pending is not None else self.last_discard
         self.pending = None
         if taken is None:
@@ -423,6 +466,8 @@ class SeatView:
         pile = self.player(taken.who).discards
         if pile and pile[-1] == taken.tile:
             pile.pop()
+        if self.timeline and self.timeline[-1].serial == taken.serial:
+            self.timeline[-1] = replace(self.timeline[-1], claimed_by=claimer)
         return taken.tile
 
     def _claimed(self, pid: int, meld: Meld, from_hand: tuple[Tile, ...]) -> None:
@@ -430,9 +475,9 @@ class SeatView:
         if self.phase is Phase.MAHJONGING:
             self.winner_pending = None
             if self.win_source is WinSource.DISCARD:
-                self._take_discard()
+                self._take_discard(pid)
         else:
-            self._take_discard()
+            self._take_discard(pid)
             self.turn = pid
             if pid == self.my_id:
                 self.after_claim = True
