@@ -33,17 +33,10 @@ def shanten(vector: Sequence[int], sets: int, seven_pairs: bool) -> int:
     return hand.shanten_all(vector, sets, seven_pairs)
 
 
-def ukeire(vector: list[int], sets: int, seven_pairs: bool, unseen: Sequence[int], current: int) -> int:
+def ukeire(vector: Sequence[int], sets: int, seven_pairs: bool, unseen: Sequence[int], current: int) -> int:
     """Unseen tiles whose draw would lower the shanten ``current`` of the waiting hand ``vector``."""
-    total = 0
-    for i in range(NUM_KINDS):
-        if not unseen[i] or vector[i] >= 4:
-            continue
-        vector[i] += 1
-        if hand.shanten_all(vector, sets, seven_pairs) < current:
-            total += unseen[i]
-        vector[i] -= 1
-    return total
+    after = hand.shanten_after_draws(vector, sets, seven_pairs)
+    return sum(unseen[i] for i in range(NUM_KINDS) if after[i] < current)
 
 
 def discard_options(
@@ -55,37 +48,26 @@ def discard_options(
     ``every``: the others are never chosen on shape, and skipping them halves the
     cost; only a defence weighing a safer but slower hand needs them all.
     """
-    work = list(vector)
-    first: list[tuple[int, int]] = []
-    for i in range(NUM_KINDS):
-        if work[i]:
-            work[i] -= 1
-            first.append((i, hand.shanten_all(work, sets, seven_pairs)))
-            work[i] += 1
-    if not first:
+    after = hand.shanten_after_discards(vector, sets, seven_pairs)
+    held = [i for i in range(NUM_KINDS) if vector[i]]
+    if not held:
         return []
-    best = min(s for _, s in first)
+    best = min(after[i] for i in held)
+    work = list(vector)
     options = []
-    for i, s in first:
+    for i in held:
         count = 0
-        if s == best or every:
+        if after[i] == best or every:
             work[i] -= 1
-            count = ukeire(work, sets, seven_pairs, unseen, s)
+            count = ukeire(work, sets, seven_pairs, unseen, after[i])
             work[i] += 1
-        options.append(DiscardOption(KINDS[i], s, count))
+        options.append(DiscardOption(KINDS[i], after[i], count))
     return options
 
 
 def best_shanten_after_discard(vector: Sequence[int], sets: int, seven_pairs: bool) -> int:
     """The least shanten reachable by one discard from a hand that must discard."""
-    work = list(vector)
-    best = 99
-    for i in range(NUM_KINDS):
-        if work[i]:
-            work[i] -= 1
-            best = min(best, hand.shanten_all(work, sets, seven_pairs))
-            work[i] += 1
-    return best
+    return min(hand.shanten_after_discards(vector, sets, seven_pairs))
 
 
 def without(vector: Sequence[int], *removed: Tile) -> list[int]:
