@@ -19,9 +19,7 @@ CPU-second and the ratio ours / original.
 from __future__ import annotations
 
 import argparse
-import os
 import resource
-import sys
 import tempfile
 import time
 from dataclasses import dataclass
@@ -30,16 +28,9 @@ from typing import Final
 
 from mj.arena.game import GameSetup, play
 from mj.arena.players import PlayerSpec
-from mj.original import PLAYER as ORIGINAL_PLAYER
-from mj.original import SERVER as ORIGINAL_SERVER
-from mj.seeds import parse_seeds
+from mj.bench import versus
+from mj.bench.versus import BenchError
 from mj.server.robotgame import play_robot_game
-
-DEFAULT_SEEDS: Final = "1001-1003"
-
-
-class BenchError(Exception):
-    """An original game that did not finish: no figures for it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,11 +75,7 @@ def original(seed: int, server: str, player: str, timeout: float) -> Measured:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--seeds", type=parse_seeds, default=parse_seeds(DEFAULT_SEEDS),
-                        help=f"seeds of the games, e.g. 1-5,9 (default {DEFAULT_SEEDS})")  # fmt: skip
-    parser.add_argument("--original", default=ORIGINAL_SERVER, help=f"the original server (default {ORIGINAL_SERVER})")
-    parser.add_argument("--player", default=ORIGINAL_PLAYER, help=f"the original robot (default {ORIGINAL_PLAYER})")
-    parser.add_argument("--timeout", type=float, default=300.0, help="seconds allowed for one game (default 300)")
+    versus.add_arguments(parser)
 
 
 #: Column headings of the table of figures, and their widths.
@@ -116,13 +103,4 @@ def compare(args: argparse.Namespace) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    missing = [p for p in (args.original, args.player) if not os.access(p, os.X_OK)]
-    if missing:
-        print(f"mj bench arena: not installed: {', '.join(missing)} (apt-get install mah-jong)", file=sys.stderr)
-        return 2
-    try:
-        compare(args)
-    except BenchError as exc:
-        print(f"mj bench arena: {exc}", file=sys.stderr)
-        return 1
-    return 0
+    return versus.run("arena", args, compare)

@@ -33,13 +33,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
-from mj.original import PLAYER as ORIGINAL_PLAYER
-from mj.original import SERVER as ORIGINAL_SERVER
-from mj.seeds import parse_seeds
+from mj.bench import versus
+from mj.bench.versus import BenchError
 from mj.server.robotgame import kill, play_robot_game, wait_for_text
 
 OURS: Final = (sys.executable, "-m", "mj.server")
-DEFAULT_SEEDS: Final = "1001-1003"
 #: ``prctl`` option: the signal a child gets when its parent dies.
 _PR_SET_PDEATHSIG: Final = 1
 
@@ -55,10 +53,6 @@ class Measured:
     @property
     def ms_per_hand(self) -> float:
         return 1000 * self.cpu / self.hands if self.hands else float("nan")
-
-
-class BenchError(Exception):
-    """A game that did not finish: no figures for it."""
 
 
 def _free_tcp_address() -> str:
@@ -105,12 +99,8 @@ def start_up(server: Sequence[str], timeout: float = 30.0) -> float:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--seeds", type=parse_seeds, default=parse_seeds(DEFAULT_SEEDS),
-                        help=f"seeds of the games, e.g. 1-5,9 (default {DEFAULT_SEEDS})")  # fmt: skip
+    versus.add_arguments(parser)
     parser.add_argument("--tcp", action="store_true", help="play over TCP on 127.0.0.1 instead of a Unix socket")
-    parser.add_argument("--original", default=ORIGINAL_SERVER, help=f"the original server (default {ORIGINAL_SERVER})")
-    parser.add_argument("--player", default=ORIGINAL_PLAYER, help=f"the robot program (default {ORIGINAL_PLAYER})")
-    parser.add_argument("--timeout", type=float, default=300.0, help="seconds allowed for one game (default 300)")
 
 
 #: Column headings of the table of figures, and their widths.
@@ -164,16 +154,7 @@ def compare(args: argparse.Namespace) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    missing = [p for p in (args.original, args.player) if not os.access(p, os.X_OK)]
-    if missing:
-        print(f"mj bench server: not installed: {', '.join(missing)} (apt-get install mah-jong)", file=sys.stderr)
-        return 2
-    try:
-        compare(args)
-    except BenchError as exc:
-        print(f"mj bench server: {exc}", file=sys.stderr)
-        return 1
-    return 0
+    return versus.run("server", args, compare)
 
 
 # ---------------------------------------------------------------------- the wrapper that measures one server
