@@ -373,7 +373,7 @@ class Server:
                 self.log.received(client.number, event.raw)
             return self.table.receive(client.number, event.raw.rstrip(WHITESPACE))
         if event.reason:
-            self._queue(client, encode_line(C.Error(0, event.reason).encode()))
+            client.outgoing += encode_line(C.Error(0, event.reason).encode())
         return self._close(client, by_us=False)
 
     def _close(self, client: Client, by_us: bool) -> list[Delivery]:
@@ -466,9 +466,6 @@ class Server:
             client = clients.get(delivery.connection)
             if client is not None and not client.closed:
                 client.outgoing += cached[1]
-
-    def _queue(self, client: Client, data: bytes) -> None:
-        client.outgoing += data
 
     def _flush(self) -> None:
         """Flush the log, then write each client's gathered bytes in one call."""
