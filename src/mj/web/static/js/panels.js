@@ -242,6 +242,16 @@ function select(name, value, options) {
   return node;
 }
 
+// The preferences a form shows, read back by name: a checkbox gives its state, any other input its value.
+function formPrefs(form, names) {
+  const read = {};
+  for (const name of names) {
+    const input = form.elements[name];
+    read[name] = input.type === 'checkbox' ? input.checked : input.value;
+  }
+  return read;
+}
+
 function prefButtons(read) {
   return [
     { label: 'Save & Apply', primary: true, action: () => setPrefs(read(), true) },
@@ -260,14 +270,8 @@ export function displayPrefs() {
     checkbox('Tiletips always shown', p.tiletips, 'tiletips'),
     checkbox('Don\'t popup scoring/message windows', p.noPopups, 'noPopups'),
     checkbox('Display status and messages in main window', p.infoInMain, 'infoInMain'));
-  openPanel('display', 'Display options', form, prefButtons(() => ({
-    tableColour: form.elements.tableColour.value,
-    sortTiles: form.elements.sortTiles.value,
-    showWall: form.elements.showWall.value,
-    tiletips: form.elements.tiletips.checked,
-    noPopups: form.elements.noPopups.checked,
-    infoInMain: form.elements.infoInMain.checked,
-  })));
+  openPanel('display', 'Display options', form, prefButtons(() => formPrefs(form,
+    ['tableColour', 'sortTiles', 'showWall', 'tiletips', 'noPopups', 'infoInMain'])));
 }
 
 export function playingPrefs() {
@@ -278,12 +282,8 @@ export function playingPrefs() {
     checkbox('losing hands', p.autoLosing, 'autoLosing'),
     checkbox('winning hands', p.autoWinning, 'autoWinning'),
     checkbox('pass on discards I cannot claim', p.autoPass, 'autoPass'));
-  openPanel('playing', 'Playing preferences', form, prefButtons(() => ({
-    autoFlowers: form.elements.autoFlowers.checked,
-    autoLosing: form.elements.autoLosing.checked,
-    autoWinning: form.elements.autoWinning.checked,
-    autoPass: form.elements.autoPass.checked,
-  })));
+  openPanel('playing', 'Playing preferences', form, prefButtons(() => formPrefs(form,
+    ['autoFlowers', 'autoLosing', 'autoWinning', 'autoPass'])));
 }
 
 function optionInput(option, value) {
