@@ -21,10 +21,12 @@ import socket
 import subprocess
 import tempfile
 import time
-from collections.abc import Callable, Hashable, Iterator
+from collections.abc import Callable, Coroutine, Hashable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
+import uvloop
 
 from conftest import ORIGINAL_PLAYER, OUR_SERVER, require_original
 from mj.logfile import parse_log
@@ -516,6 +518,21 @@ class FakeTable:
         return self.pause
 
 
+RunLoop = Callable[[Coroutine[Any, Any, int]], int]
+
+
+@pytest.fixture(params=["asyncio", "uvloop"])
+def run_loop(request: pytest.FixtureRequest) -> RunLoop:
+    """Runs a coroutine to its end on asyncio's own loop, then (second parameter) on uvloop, which mj-server uses."""
+    factory = uvloop.new_event_loop if request.param == "uvloop" else asyncio.new_event_loop
+
+    def run(coroutine: Coroutine[Any, Any, int]) -> int:
+        with asyncio.Runner(loop_factory=factory) as runner:
+            return runner.run(coroutine)
+
+    return run
+
+
 async def _with_server(
     table: FakeTable, directory: Path, script: Callable[[str], object], limits: Limits | None = None
 ) -> int:
@@ -538,7 +555,7 @@ def _client(path: str) -> LineClient:
     return LineClient(path, Path("/"))
 
 
-def test_pacing_spaces_tile_movements_and_exit_flushes(short_dir: Path) -> None:
+def test_pacing_spaces_tile_movements_and_exit_flushes(short_dir: Path, run_loop: RunLoop) -> None:
     table = FakeTable()
     table.pause = 0.2
     received: list[str] = []
@@ -549,7 +566,7 @@ def test_pacing_spaces_tile_movements_and_exit_flushes(short_dir: Path) -> None:
         received.extend(client.read_to_eof())
         client.close()
 
-    assert asyncio.run(_with_server(table, short_dir, script)) == 3
+    assert run_loop(_with_server(table, short_dir, script)) == 3
     assert received == ["PlayerDraws 1 1B"] * 3 + ["Message 0 0 exiting"]
     handled = {line: t for line, _, t in reversed(table.events)}
     # each draw after the first waits 0.2 s for the previous one; the last line comes after the third
@@ -558,7 +575,7 @@ def test_pacing_spaces_tile_movements_and_exit_flushes(short_dir: Path) -> None:
     assert b"exiting" not in (short_dir / "fake.log").read_bytes(), "unlogged deliveries stay out of the log"
 
 
-def test_the_claim_timer_follows_the_tables_key(short_dir: Path) -> None:
+def test_the_claim_timer_follows_the_tables_key(short_dir: Path, run_loop: RunLoop) -> None:
     table = FakeTable()
 
     def script(path: str) -> None:
@@ -571,13 +588,13 @@ def test_the_claim_timer_follows_the_tables_key(short_dir: Path) -> None:
         client.read_to_eof()
         client.close()
 
-    assert asyncio.run(_with_server(table, short_dir, script)) == 0
+    assert run_loop(_with_server(table, short_dir, script)) == 0
     timeouts = [t for line, _, t in table.events if line == "timeout"]
     started = next(t for line, _, t in table.events if line == "timer 0.2")
     assert len(timeouts) == 1 and 0.15 < timeouts[0] - started < 0.45
 
 
-def test_closing_requested_by_the_table_and_slots_beyond_the_limit(short_dir: Path) -> None:
+def test_closing_requested_by_the_table_and_slots_beyond_the_limit(short_dir: Path, run_loop: RunLoop) -> None:
     table = FakeTable()
     got: dict[str, list[str]] = {}
 
@@ -595,7 +612,7 @@ def test_closing_requested_by_the_table_and_slots_beyond_the_limit(short_dir: Pa
         for client in (first, second, third):
             client.close()
 
-    assert asyncio.run(_with_server(table, short_dir, script, Limits(max_connections=1))) == 0
+    assert run_loop(_with_server(table, short_dir, script, Limits(max_connections=1))) == 0
     assert got["refused"] == ["Error 0 Unable to accept new connections"]
     assert got["first"] == ["Message 0 1 bye"]
     assert [(e, c) for e, c, _ in table.events] == [

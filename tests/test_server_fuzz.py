@@ -30,7 +30,7 @@ import time
 from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Final
+from typing import BinaryIO, Final
 
 from conftest import OUR_SERVER, require_original
 from mj import tiles
@@ -317,7 +317,9 @@ def test_clients_cut_off_with_replies_unsent_are_flushed_or_dropped_quietly(tmp_
     sending once made asyncio print a traceback on its standard error.
     """
     with (tmp_path / "server.out").open("wb") as out, (tmp_path / "server.err").open("wb") as err:
-        server = subprocess.Popen([*OUR_SERVER, "--server", "sock"], cwd=tmp_path, stdout=out, stderr=err)
+        server = subprocess.Popen(
+            [*OUR_SERVER, "--server", "sock", "--logfile", "log"], cwd=tmp_path, stdout=out, stderr=err
+        )
     clients: list[socket.socket] = []
     try:
         assert wait_for_text(tmp_path / "server.out", b"\n", time.monotonic() + 20, server)
@@ -326,12 +328,13 @@ def test_clients_cut_off_with_replies_unsent_are_flushed_or_dropped_quietly(tmp_
             client.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)  # the answers pile up in the server
             client.connect(str(tmp_path / "sock"))
             clients.append(client)
-        # answers to send, more than the kernel's socket buffers hold, in bursts under the flood limit
-        for _ in range(20):
-            for client in clients:
-                client.sendall(b"x\r\n" * 900)
-            time.sleep(0.05)
-        time.sleep(0.5)
+        # answers to send, more than the kernel's socket buffers hold, in bursts under the flood limit:
+        # each burst once the previous one is handled, however busy the machine
+        with (tmp_path / "log").open("rb") as log:
+            for burst in range(1, 21):
+                for client in clients:
+                    client.sendall(b"x\r\n" * 900)
+                assert _logged(log, [f">cnx{n} Error {burst * 900} Protocol error".encode() for n in (1, 2)], 30)
         for client in clients:
             client.sendall(b"x\r\n" * 3000)
         reader, sleeper = clients
@@ -347,6 +350,21 @@ def test_clients_cut_off_with_replies_unsent_are_flushed_or_dropped_quietly(tmp_
             client.close()
         kill(server)
     assert (tmp_path / "server.err").read_text() == ""
+
+
+def _logged(log: BinaryIO, entries: list[bytes], timeout: float) -> bool:
+    """Whether the server's log, read on from where the last call stopped, shows ``entries`` within ``timeout`` s."""
+    deadline = time.monotonic() + timeout
+    missing = set(entries)
+    tail = b""
+    while True:
+        tail = tail[-200:] + log.read()
+        missing = {entry for entry in missing if entry not in tail}
+        if not missing:
+            return True
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.01)
 
 
 def read_to_end(sock: socket.socket, timeout: float) -> bytes:

@@ -3,19 +3,25 @@
 Entries are formatted by :mod:`mj.logfile`, so ``mj replay`` reads back exactly
 what is written here and a log of our server can be replayed and compared with
 the original's. The file is opened in append mode like the original's, ``-``
-meaning standard output. It is flushed after each event the server handles, so a
-harness that watches the log (to connect robots in order) sees every line at once.
-A failing log (disk full) costs a warning, never the game.
+meaning standard output. The server flushes it at the end of each wake-up, before
+sending, so a harness that watches the log (to connect robots in order) sees every
+line at once. A failing log (disk full) costs a warning, never the game.
+
+A game logs a few hundred lines per hand, so each entry's head (``>cnx3 ``) is
+formatted once per connection and reused.
 """
 
 from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import BinaryIO
+from typing import BinaryIO, Final
 
-from mj.logfile import LogEntry, format_entry
+from mj.logfile import Direction, LogEntry, format_entry
 from mj.protocol.framing import ENCODING
+
+#: What ends each sent message in the log.
+SENT_TERMINATOR: Final = LogEntry(">", 0, "").terminator
 
 
 def split_terminator(raw: str) -> tuple[str, str]:
@@ -31,6 +37,7 @@ class LogWriter:
         self._stream = stream
         self._owned = owned
         self._failed = False
+        self._heads: dict[tuple[Direction, int], str] = {}
 
     @classmethod
     def open(cls, name: str) -> LogWriter:
@@ -43,15 +50,15 @@ class LogWriter:
     def received(self, connection: int, raw: str) -> None:
         """A line as received, after unescaping, with its own terminator."""
         text, terminator = split_terminator(raw)
-        self._write(LogEntry("<", connection, text, terminator))
+        self._write(self._head("<", connection) + text + terminator)
 
     def end_of_file(self, connection: int) -> None:
         """The connection ended: ``<cnxK (null)`` with no newline, as the original writes it."""
-        self._write(LogEntry("<", connection, None))
+        self._write(format_entry(LogEntry("<", connection, None)))
 
     def sent(self, connection: int, text: str) -> None:
         """A message sent, as encoded before framing (real newlines, CR LF at the end)."""
-        self._write(LogEntry(">", connection, text))
+        self._write(self._head(">", connection) + text + SENT_TERMINATOR)
 
     def flush(self) -> None:
         if self._failed:
@@ -69,11 +76,18 @@ class LogWriter:
             except OSError as exc:
                 self._fail(exc)
 
-    def _write(self, entry: LogEntry) -> None:
+    def _head(self, direction: Direction, connection: int) -> str:
+        """The start of an entry, up to its text: :func:`format_entry` of an empty entry."""
+        head = self._heads.get((direction, connection))
+        if head is None:
+            head = self._heads[direction, connection] = format_entry(LogEntry(direction, connection, "", ""))
+        return head
+
+    def _write(self, entry: str) -> None:
         if self._failed:
             return
         try:
-            self._stream.write(format_entry(entry).encode(ENCODING, errors="replace"))
+            self._stream.write(entry.encode(ENCODING, errors="replace"))
         except OSError as exc:
             self._fail(exc)
 

@@ -12,10 +12,15 @@ received line followed by exactly the messages it caused.
 The messages caused by all the events of one wake-up of the loop are gathered per
 client and written with one system call each, and the log is flushed once, before
 those writes (whoever watches the log sees a message no later than its recipient):
-a robot game is a few thousand short exchanges, and per-message system calls and
-task switches were most of our server's CPU time. Writes never wait for a client: a
-client whose unread output piles up, or whose socket fails, is treated as having
-closed.
+the flush is a callback queued with ``call_soon``, which the loop runs only after it
+has passed on all the bytes of that wake-up. A robot game is a few thousand short
+exchanges (the original robots send each answer in a packet of its own, and three
+"no claim" answers often arrive together), and per-message system calls were much of
+our server's CPU time. Writes never wait for a client: a client whose unread output
+piles up, or whose socket fails, is treated as having closed.
+
+``mj-server`` runs this on uvloop (see :mod:`mj.server.cli`); the tests run it on
+asyncio's own loop too, so it relies on nothing but asyncio's documented interface.
 
 Pacing (``--pause``, §7.13) is the one wait: a batch that must be held back stops
 all handling, reading from every socket is paused, and the events that arrive
@@ -39,7 +44,7 @@ import traceback
 from collections import deque
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
-from typing import Final, Protocol
+from typing import Final, Protocol, cast
 
 from mj.protocol import cmsg as C
 from mj.protocol.framing import MAX_LINE, WHITESPACE, LineDecoder, LineTooLong, encode_line
@@ -157,8 +162,8 @@ class _Link(asyncio.Protocol):
         self.client: Client | None = None
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        assert isinstance(transport, asyncio.Transport)
-        self.client = self.server._opened(transport)
+        # a stream connection's transport is always a Transport, but uvloop's are not subclasses of it
+        self.client = self.server._opened(cast(asyncio.Transport, transport))
 
     def data_received(self, data: bytes) -> None:
         if self.client is not None:
@@ -184,6 +189,7 @@ class Server:
         self._clients: dict[int, Client] = {}
         self._backlog: deque[Event] = deque()
         self._draining = False
+        self._flush_due = False
         self._held: _Held | None = None
         self._timer: _Timer | None = None
         self._pacer = Pacer()
@@ -317,24 +323,25 @@ class Server:
     def _drain(self) -> None:
         """Handle queued events in order, unless already doing so further up the stack or held back.
 
-        Handling an event can cause another (a write that fails ends its client), so
-        this loop, not a nested call, takes those too, after the event in hand.
+        Handling an event can cause another (closing a client flushes, and a write that
+        fails ends its client), so this loop, not a nested call, takes those too, after
+        the event in hand. The output is sent at the end of the wake-up (:meth:`_flush`).
         """
         if self._draining:
             return
         self._draining = True
         try:
-            while True:
-                while self._backlog and self._held is None and not self._finished:
-                    self._handle(self._backlog.popleft())
-                self._flush()
-                if not self._backlog or self._held is not None or self._finished:
-                    break
+            while self._backlog and self._held is None and not self._finished:
+                self._handle(self._backlog.popleft())
         finally:
             self._draining = False
         if self._finished:
             self._backlog.clear()
-        elif self._held is not None:
+            return
+        if not self._flush_due:
+            self._flush_due = True
+            asyncio.get_running_loop().call_soon(self._flush)
+        if self._held is not None:
             self._pause_reading(True)
 
     def _handle(self, event: Event) -> None:
@@ -365,13 +372,13 @@ class Server:
         client = event.client
         if client.closed:
             return []
-        if isinstance(event, Opened):
-            return self.table.open(client.number)
         if isinstance(event, Received):
             client.pending -= 1
             if self.log is not None:
                 self.log.received(client.number, event.raw)
             return self.table.receive(client.number, event.raw.rstrip(WHITESPACE))
+        if isinstance(event, Opened):
+            return self.table.open(client.number)
         if event.reason:
             client.outgoing += encode_line(C.Error(0, event.reason).encode())
         return self._close(client, by_us=False)
@@ -449,48 +456,50 @@ class Server:
     def _gather(self, batch: Sequence[Delivery]) -> None:
         """Encode ``batch``, log the copies marked logged, add each message to its client's outgoing bytes.
 
-        A broadcast is one message object delivered to every seat, so each object is
-        encoded once per batch.
+        A broadcast is one message object delivered to every seat in a row, so it is
+        encoded once.
         """
         log = self.log
         clients = self._clients
-        encoded: dict[int, tuple[str, bytes]] = {}
+        last: object = None
+        text = ""
+        data = b""
         for delivery in batch:
             message = delivery.message
-            cached = encoded.get(id(message))
-            if cached is None:
+            if message is not last:
+                last = message
                 text = message.encode()
-                cached = encoded[id(message)] = (text, encode_line(text))
+                data = encode_line(text)
             if delivery.logged and log is not None:
-                log.sent(delivery.connection, cached[0])
+                log.sent(delivery.connection, text)
             client = clients.get(delivery.connection)
             if client is not None and not client.closed:
-                client.outgoing += cached[1]
+                client.outgoing += data
 
     def _flush(self) -> None:
-        """Flush the log, then write each client's gathered bytes in one call."""
+        """Flush the log, then write each client's gathered bytes in one call; end the clients that failed."""
+        self._flush_due = False
         if self.log is not None:
             self.log.flush()
-        for client in list(self._clients.values()):
-            if client.outgoing:
-                data = bytes(client.outgoing)
-                client.outgoing.clear()
-                self._send(client, data)
+        failed = [client for client in self._clients.values() if client.outgoing and not self._send(client)]
+        for client in failed:
+            self._end(client)
 
-    def _send(self, client: Client, data: bytes) -> None:
-        """Write bytes to a client without waiting; a dead or non-reading client is ended."""
+    def _send(self, client: Client) -> bool:
+        """Write a client's gathered bytes without waiting; False if it is dead or does not read."""
+        data = bytes(client.outgoing)
+        client.outgoing.clear()
         transport = client.transport
         if transport.is_closing():
-            self._end(client)
-            return
+            return False
         try:
             transport.write(data)
         except (ConnectionError, OSError, RuntimeError):
-            self._end(client)
-            return
+            return False
         if transport.get_write_buffer_size() > self.limits.max_unsent:
             transport.abort()
-            self._end(client)
+            return False
+        return True
 
     def _pause_reading(self, paused: bool) -> None:
         """While a batch is held back, leave new bytes in the sockets (bounded memory, order kept)."""
