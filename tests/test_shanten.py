@@ -26,6 +26,7 @@ from mj.hand import (
     shanten_all,
     shanten_seven_pairs,
     shanten_thirteen,
+    useful_draws,
 )
 from mj.tiles import KINDS, Tile, full_set, is_major, is_suited, parse_many
 
@@ -275,3 +276,39 @@ def test_shanten_after_each_draw_and_discard_is_shanten_all_of_the_changed_hand(
             changed[kind] -= 2
             expected = shanten_all(changed, declared, seven_pairs) if changed[kind] >= 0 else IMPOSSIBLE
             assert after_discards[kind] == expected, (hand, KINDS[kind])
+
+
+@pytest.mark.parametrize("declared", [0, 1, 3])
+@pytest.mark.parametrize("seven_pairs", [True, False])
+def test_useful_draws_are_the_draws_lowering_the_shanten_after_each_discard(declared: int, seven_pairs: bool) -> None:
+    rng = random.Random(90 + declared * 2 + seven_pairs)
+    for _ in range(200):
+        hand = random_hand(rng, 3 * (4 - declared) + 2)
+        if rng.random() < 0.3:  # majors and pairs, so that the special hands take part
+            hand = [rng.choice(sorted(MAJORS)) if is_major(t) or rng.random() < 0.7 else t for t in hand]
+        held = counts(hand)
+        if max(held) <= 4:
+            check_useful_draws(held, declared, seven_pairs)
+
+
+@pytest.mark.parametrize(
+    "hand", ["1B 1B 4B 1C 1C 4C 5D 6D 7D EW SW WW NW RD", "1B 1B 9B 1C 1C 9C 1D 9D EW SW WW NW RD GD"]
+)
+def test_useful_draws_tell_apart_two_suits_held_alike(hand: str) -> None:
+    for seven_pairs in (True, False):
+        held = vector(hand)
+        check_useful_draws(held, 0, seven_pairs)
+        for kind, after in enumerate(shanten_after_discards(held, 0, seven_pairs)):
+            left = list(held)
+            left[kind] -= 1
+            assert after == (shanten_all(left, 0, seven_pairs) if held[kind] else IMPOSSIBLE)
+
+
+def check_useful_draws(held: list[int], declared: int, seven_pairs: bool) -> None:
+    discards = [kind for kind in range(len(held)) if held[kind]]
+    for kind, (after, draws) in zip(discards, useful_draws(held, declared, seven_pairs, discards), strict=True):
+        left = list(held)
+        left[kind] -= 1
+        expected = shanten_all(left, declared, seven_pairs)
+        lowering = [k for k, s in enumerate(shanten_after_draws(left, declared, seven_pairs)) if s < expected]
+        assert (after, list(draws)) == (expected, lowering), (held, KINDS[kind])

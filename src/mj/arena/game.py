@@ -11,9 +11,8 @@ Lines are handled one at a time in the order they were sent, as the server
 handles its event queue, and every message the table sends is handed to its robot
 at once; what a robot answers joins the end of the queue. The order is therefore
 fixed by the players' moves alone, and a game is a function of its seed, its
-options and its players. Moves travel as message objects: a robot's move is
-encoded to the line the table reads (a few per move), while the table's far more
-numerous messages reach the robots undecoded and are encoded only for the log.
+options and its players. Moves travel as message objects both ways (a message
+reads back from its line unchanged), and are encoded only for the log.
 
 With a log file, the game is written in the server's ``--logfile`` format (what
 each connection sent, what the table logged), so ``mj replay`` can check it
@@ -117,11 +116,10 @@ def _exchange(
         queue.append((k, P.Connect(PROTOCOL_VERSION, 0, name)))
     while queue:
         k, move = queue.popleft()
-        line = move.encode()
         sent[k].append(move)
         if log is not None:
-            log.received(k + 1, line + _TERMINATOR)
-        for delivery in table.receive(k + 1, line):
+            log.received(k + 1, move.encode() + _TERMINATOR)
+        for delivery in table.receive_message(k + 1, move):
             message = delivery.message
             if delivery.logged:
                 tally.observe(message)
@@ -137,4 +135,5 @@ def _exchange(
             else:
                 answers = robot.receive(message)
                 playing[to] = not isinstance(message, C.GameOver)
-            queue.extend((to, answer) for answer in answers)
+            if answers:
+                queue.extend((to, answer) for answer in answers)

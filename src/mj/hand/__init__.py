@@ -26,6 +26,7 @@ from mj.hand.distance import (
     shanten_all,
     shanten_seven_pairs,
     shanten_thirteen,
+    useful_draws,
 )
 
 __all__ = [
@@ -46,6 +47,7 @@ __all__ = [
     "shanten_all",
     "shanten_seven_pairs",
     "shanten_thirteen",
+    "useful_draws",
     "wait_indices",
     "waits",
 ]

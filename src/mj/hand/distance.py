@@ -17,15 +17,24 @@ Two levels of memoisation make this fast in pure Python:
   readings is memoised on the pair of integers.  Only a few hundred distinct readings
   exist, so a whole-hand shanten is four table look-ups and three merges.
 
+The robots also ask, for every discard, which draws would then lower the shanten
+(:func:`useful_draws`): a discard and a draw change at most two groups, so the
+shanten after each draw into a group is tabled on the merged readings of the other
+three groups and that group's own entry (numbered, for short keys), and each
+group's entries one tile up or down are tabled too.
+
 Like :func:`mj.hand.waits`, shanten is about shape only: it does not know which
 copies are already dead, so a hand waiting only on a fifth copy still counts as ready.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import itertools
+from collections.abc import Callable, Iterable, Sequence
 from functools import cache
 from typing import Final, NamedTuple
+
+from mj.hand.counting import GROUP_OF, MAJOR_INDICES
 
 Pattern = tuple[int, ...]
 #: Pareto-optimal (sets, blocks) pairs, most sets first.
@@ -51,6 +60,9 @@ class GroupInfo(NamedTuple):
     pairs: int  #: pairs held, four of a kind counting twice (seven pairs)
     major_kinds: int  #: distinct major kinds held (Thirteen Unique Wonders)
     major_pair: bool  #: some major kind held twice or more
+    pattern: Pattern  #: the group's counts
+    suited: bool  #: a suit (else the honours)
+    number: int  #: this entry's own number, a short key for the tables built on it
 
 
 def _pareto(options: Sequence[tuple[int, int]]) -> Frontier:
@@ -136,23 +148,65 @@ def _readings(pattern: Pattern, recurse: Callable[[Pattern], Readings], suited: 
         extend((low, low), 0, 0, head=True)
     if held >= 3:
         extend((low, low, low), 1, 1)
-    if suited and low <= 7 and pattern[low + 1]:
+    size = len(pattern)
+    if suited and low + 1 < size and pattern[low + 1]:
         extend((low, low + 1), 0, 1)
-        if low <= 6 and pattern[low + 2]:
+        if low + 2 < size and pattern[low + 2]:
             extend((low, low + 1, low + 2), 1, 1)
-    if suited and low <= 6 and pattern[low + 2]:
+    if suited and low + 2 < size and pattern[low + 2]:
         extend((low, low + 2), 0, 1)
     return Readings(_pareto(plain), _pareto(headed))
 
 
 @cache
 def _suit_readings(pattern: Pattern) -> Readings:
-    return _readings(pattern, _suit_readings, True)
+    """The readings of suited ranks ``pattern``, read apart where two empty ranks part them.
+
+    No block spans two empty ranks, so the runs of ranks between such gaps are
+    read alone, without the empty ranks around them, and merged: whole suits then
+    share the readings of their short runs, and the tables fill up several times
+    faster (most of the cost of a robot's first games).
+    """
+    runs = _runs(pattern)
+    if len(runs) == 1 and runs[0] == pattern:
+        return _readings(pattern, _suit_readings, True)
+    merged = _NOTHING
+    for run in runs:
+        merged = _merged_id(merged, _run_id(run))
+    return _readings_by_id[merged]
+
+
+@cache
+def _run_id(run: Pattern) -> int:
+    return _intern(_suit_readings(run))
+
+
+def _runs(pattern: Pattern) -> list[Pattern]:
+    """The runs of ranks held in ``pattern`` that two or more empty ranks part, each without empty ends."""
+    runs: list[Pattern] = []
+    start = end = -1  # the current run's first and last held rank
+    for rank, held in enumerate(pattern):
+        if not held:
+            continue
+        if start >= 0 and rank - end > 2:
+            runs.append(pattern[start : end + 1])
+            start = -1
+        if start < 0:
+            start = rank
+        end = rank
+    if start >= 0:
+        runs.append(pattern[start : end + 1])
+    return runs
 
 
 @cache
 def _honour_readings(pattern: Pattern) -> Readings:
     return _readings(pattern, _honour_readings, False)
+
+
+_group_count = itertools.count()
+#: The readings of an empty group.
+_NOTHING: Final = _intern(Readings(((0, 0),), ()))
 
 
 @cache
@@ -164,6 +218,9 @@ def suit_info(pattern: Pattern) -> GroupInfo:
         sum(held // 2 for held in pattern),
         sum(1 for held in ends if held),
         any(held >= 2 for held in ends),
+        pattern,
+        True,
+        next(_group_count),
     )
 
 
@@ -175,6 +232,9 @@ def honour_info(pattern: Pattern) -> GroupInfo:
         sum(held // 2 for held in pattern),
         sum(1 for held in pattern if held),
         any(held >= 2 for held in pattern),
+        pattern,
+        False,
+        next(_group_count),
     )
 
 
@@ -260,28 +320,58 @@ def shanten_all(counts: Sequence[int], declared_sets: int = 0, seven_pairs: bool
     return best
 
 
-#: Where each group lies in a count vector, and whether it is a suit.
-_LAYOUT: Final = ((0, 9, True), (9, 9, True), (18, 9, True), (27, 7, False))
+#: Where each group starts in a count vector.
+_STARTS: Final = (0, 9, 18, 27)
+_MAJORS: Final = frozenset(MAJOR_INDICES)
 #: The shanten given for a change that is impossible (a fifth copy drawn, a tile not held discarded).
 IMPOSSIBLE: Final = 99
+#: Bits of the tables' packed keys for a :attr:`GroupInfo.number` (far more than there are group patterns).
+_NUMBER_BITS: Final = 24
+
+# The tables of :func:`_changed`, :func:`useful_draws`, :func:`_standard_after_draws` and
+# :func:`_draw_readings`, on keys packing group numbers, readings ids and small values.
+_changes: dict[int, tuple[GroupInfo | None, ...]] = {}
+_lowering: dict[int, tuple[int, ...]] = {}
+_draws_standard: dict[int, tuple[int, ...]] = {}
+_readings_after_draw: dict[int, tuple[int | None, ...]] = {}
 
 
-@cache
-def _changed_groups(pattern: Pattern, delta: int, suited: bool) -> tuple[tuple[int, GroupInfo], ...]:
-    """Each rank of a group that can take ``delta`` tiles, and the group's table entry after that change."""
-    info_of = suit_info if suited else honour_info
-    changes = []
-    for rank, held in enumerate(pattern):
-        if 0 <= held + delta <= 4:
-            changed = list(pattern)
+def _changed(group: GroupInfo, delta: int) -> tuple[GroupInfo | None, ...]:
+    """By rank, the table entry of ``group`` with ``delta`` (+1 or -1) tiles of that rank (None where impossible)."""
+    key = group.number << 1 | (delta > 0)
+    found = _changes.get(key)
+    if found is None:
+        info_of = suit_info if group.suited else honour_info
+        entries: list[GroupInfo | None] = []
+        for rank, held in enumerate(group.pattern):
+            changed = list(group.pattern)
             changed[rank] += delta
-            changes.append((rank, info_of(tuple(changed))))
-    return tuple(changes)
+            entries.append(info_of(tuple(changed)) if 0 <= held + delta <= 4 else None)
+        found = _changes[key] = tuple(entries)
+    return found
 
 
 def _merged_id(left: int, right: int) -> int:
     found = _merged.get(left << _ID_BITS | right)
     return found if found is not None else _merge(left, right)
+
+
+def _standard_of(readings_id: int, cap: int) -> int:
+    """Standard shanten of a whole hand's merged readings with ``cap`` sets still wanted."""
+    value = _best.get(readings_id << 3 | cap)
+    if value is None:
+        value = _value(readings_id, cap)
+    return 2 * cap - value
+
+
+def _others(groups: Sequence[GroupInfo]) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]:
+    """The merged readings of the three groups other than each, and of the two other than each two."""
+    r0, r1, r2, r3 = (g.readings for g in groups)
+    m01, m02, m03 = _merged_id(r0, r1), _merged_id(r0, r2), _merged_id(r0, r3)
+    m12, m13, m23 = _merged_id(r1, r2), _merged_id(r1, r3), _merged_id(r2, r3)
+    three = (_merged_id(m12, r3), _merged_id(m02, r3), _merged_id(m01, r3), _merged_id(m01, r2))
+    two = ((-1, m23, m13, m12), (m23, -1, m03, m02), (m13, m03, -1, m01), (m12, m02, m01, -1))
+    return three, two
 
 
 def _after_each_change(counts: Sequence[int], declared_sets: int, seven_pairs: bool, delta: int) -> list[int]:
@@ -292,22 +382,20 @@ def _after_each_change(counts: Sequence[int], declared_sets: int, seven_pairs: b
     every draw of every decision.
     """
     groups = _groups(counts)
+    three, _ = _others(groups)
     cap = 4 - declared_sets
     special = declared_sets == 0
     majors = sum(g.major_kinds for g in groups)
     pairs = sum(g.pairs for g in groups)
     result = [IMPOSSIBLE] * len(counts)
-    for index, (start, size, suited) in enumerate(_LAYOUT):
-        own = groups[index]
-        others = [g for i, g in enumerate(groups) if i != index]
-        rest = _merged_id(_merged_id(others[0].readings, others[1].readings), others[2].readings)
-        rest_major_pair = any(g.major_pair for g in others)
-        for rank, info in _changed_groups(tuple(counts[start : start + size]), delta, suited):
-            whole = _merged_id(rest, info.readings)
-            value = _best.get(whole << 3 | cap)
-            if value is None:
-                value = _value(whole, cap)
-            best = 2 * cap - value
+    for index, own in enumerate(groups):
+        rest = three[index]
+        start = _STARTS[index]
+        rest_major_pair = any(g.major_pair for i, g in enumerate(groups) if i != index)
+        for rank, info in enumerate(_changed(own, delta)):
+            if info is None:
+                continue
+            best = _standard_of(_merged_id(rest, info.readings), cap)
             if special:
                 major_pair = rest_major_pair or info.major_pair
                 best = min(best, 13 - (majors - own.major_kinds + info.major_kinds) - major_pair)
@@ -315,6 +403,129 @@ def _after_each_change(counts: Sequence[int], declared_sets: int, seven_pairs: b
                     best = min(best, 6 - min(7, pairs - own.pairs + info.pairs))
             result[start + rank] = best
     return result
+
+
+def useful_draws(
+    counts: Sequence[int], declared_sets: int = 0, seven_pairs: bool = True, discards: Iterable[int] = ()
+) -> list[tuple[int, tuple[int, ...]]]:
+    """For each kind in ``discards`` (all held): :func:`shanten_all` after discarding one, and the draws lowering it.
+
+    The draws are the kinds (in order) that would then bring :func:`shanten_all`
+    lower, as :func:`shanten_after_draws` of the hand less the discard would find
+    them; robots count the unseen copies of these (ukeire) for every discard they
+    weigh. Done for all discards at once, the groups a discard leaves alone are
+    merged once, and each group's draws come from a table on the readings of the
+    three others, the group's counts and the shanten to beat.
+    """
+    groups = _groups(counts)
+    three, two = _others(groups)
+    cap = 4 - declared_sets
+    special = declared_sets == 0
+    downs = [_changed(group, -1) for group in groups]
+    majors = sum(g.major_kinds for g in groups)
+    pairs_held = sum(g.pairs for g in groups)
+    others_major_pair = [any(g.major_pair for i, g in enumerate(groups) if i != a) for a in range(4)]
+    lowering_of = _lowering
+    found = []
+    for kind in discards:
+        a = GROUP_OF[kind]
+        left = downs[a][kind - _STARTS[a]]
+        if left is None:
+            raise ValueError(f"kind {kind} is not held")
+        own = groups[a]
+        readings = left.readings
+        current = _standard_of(_merged_id(three[a], readings), cap)
+        if special:
+            major_pair = left.major_pair or others_major_pair[a]
+            thirteen = 13 - (majors - own.major_kinds + left.major_kinds) - major_pair
+            pairs = pairs_held - own.pairs + left.pairs
+            current = min(current, thirteen, 6 - min(7, pairs) if seven_pairs else IMPOSSIBLE)
+        key_end = (cap << 4 | current + 1) << 2
+        draws: tuple[int, ...] = ()
+        for b, group in enumerate(groups):
+            if b == a:
+                rest, group = three[a], left
+            else:
+                rest = _merged_id(two[a][b], readings)
+            key = (rest << _NUMBER_BITS | group.number) << 9 | key_end | b
+            lowering = lowering_of.get(key)
+            if lowering is None:
+                lowering = lowering_of[key] = _lowering_draws(rest, group, cap, current, _STARTS[b])
+            draws += lowering
+        if special and (thirteen - 1 < current or (seven_pairs and 6 - min(7, pairs + 1) < current)):
+            extra = _special_draws(counts, kind, thirteen, major_pair, pairs if seven_pairs else None, current)
+            draws = tuple(sorted({*draws, *extra}))
+        found.append((current, draws))
+    return found
+
+
+def _special_draws(
+    counts: Sequence[int], discard: int, thirteen: int, major_pair: bool, pairs: int | None, current: int
+) -> list[int]:
+    """The draws that bring a special hand below ``current`` after ``discard``: a new major kind, a new pair.
+
+    ``thirteen`` and ``major_pair`` describe the hand less the discard for Thirteen
+    Unique Wonders, ``pairs`` its pairs for seven pairs (None without that hand).
+    """
+    thirteen_lowered = thirteen - 1 < current
+    seven_lowered = pairs is not None and 6 - min(7, pairs + 1) < current
+    draws = []
+    for kind, held in enumerate(counts):
+        held -= kind == discard
+        if held >= 4:
+            continue
+        new_major = kind in _MAJORS and (held == 0 or (held == 1 and not major_pair))
+        if (thirteen_lowered and new_major) or (seven_lowered and held % 2):
+            draws.append(kind)
+    return draws
+
+
+def _lowering_draws(rest: int, group: GroupInfo, cap: int, current: int, start: int) -> tuple[int, ...]:
+    """Kinds (from ``start``) of a group whose draw brings the standard shanten below ``current`` beside ``rest``."""
+    return tuple(start + rank for rank, after in enumerate(_standard_after_draws(rest, group, cap)) if after < current)
+
+
+def _standard_after_draws(rest: int, group: GroupInfo, cap: int) -> tuple[int, ...]:
+    """By rank, the standard shanten after drawing it into ``group`` beside ``rest`` (IMPOSSIBLE: a fifth copy)."""
+    key = (rest << _NUMBER_BITS | group.number) << 3 | cap
+    found = _draws_standard.get(key)
+    if found is None:
+        unchanged = _standard_of(_merged_id(rest, group.readings), cap)
+        found = _draws_standard[key] = tuple(
+            IMPOSSIBLE
+            if readings is None
+            else unchanged
+            if readings == group.readings
+            else _standard_of(_merged_id(rest, readings), cap)
+            for readings in _draw_readings(group)
+        )
+    return found
+
+
+def _draw_readings(group: GroupInfo) -> tuple[int | None, ...]:
+    """By rank, the readings of ``group`` with one more tile of that rank (None for a fifth copy).
+
+    A tile with no tile of its group within two ranks (the same kind, for honours)
+    joins no block, so it leaves the readings as they are: the table entries of
+    the other ranks only are looked up.
+    """
+    found = _readings_after_draw.get(group.number)
+    if found is None:
+        pattern = group.pattern
+        info_of = suit_info if group.suited else honour_info
+        reach = 2 if group.suited else 0
+        after: list[int | None] = []
+        for rank, held in enumerate(pattern):
+            if held == 4:
+                after.append(None)
+            elif not any(pattern[max(0, rank - reach) : rank + reach + 1]):
+                after.append(group.readings)
+            else:
+                changed = list(pattern)
+                changed[rank] += 1
+                after.append(info_of(tuple(changed)).readings)
+        found = _readings_after_draw[group.number] = tuple(after)
+    return found
 
 
 def shanten_after_draws(counts: Sequence[int], declared_sets: int = 0, seven_pairs: bool = True) -> list[int]:

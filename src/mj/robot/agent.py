@@ -32,6 +32,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass
+from typing import Final
 
 from mj.melds import KongOrigin
 from mj.protocol import cmsg as C
@@ -39,7 +40,7 @@ from mj.protocol import pmsg as P
 from mj.protocol.fields import ChowPosition, PlayerOption
 from mj.robot import moves
 from mj.robot.strategy import Claim, ClaimKind, Declaration, KongKind, Step, Strategy
-from mj.robot.view import Phase, SeatView
+from mj.robot.view import Phase, SeatView, heeds
 from mj.tiles import BLANK, Tile
 
 #: The refusal of a move made while the server waits for players to be ready (§18).
@@ -55,6 +56,10 @@ class _Sent:
     #: decision point ``point``) or "other".
     context: str
     point: Hashable
+
+
+#: The messages :meth:`Robot._reply` may answer.
+_REPLIED: Final = frozenset((C.Pause, C.PlayerOptionSet, C.StartPlay, C.ClaimDenied, C.PlayerChows))
 
 
 def declaration_message(step: Declaration) -> P.PMsg:
@@ -119,8 +124,18 @@ class Robot:
 
     def receive(self, msg: C.CMsg) -> list[P.PMsg]:
         """Take one controller message into account and return the messages to send, in order."""
+        kind = type(msg)
+        if kind is not C.PlayerOptionSet and not heeds(msg):
+            # Others' NoClaims and the like change nothing in the view: every answer
+            # owed at this view was given when it last changed.
+            return []
+        self.view.apply(msg)
+        out = self._reply(msg) if kind in _REPLIED else []
+        return out + self._answer_pending() + self._act()
+
+    def _reply(self, msg: C.CMsg) -> list[P.PMsg]:
+        """What the protocol owes for ``msg`` itself, whatever the strategy (before any move)."""
         view = self.view
-        view.apply(msg)
         out: list[P.PMsg] = []
         if isinstance(msg, C.Pause) and msg.exempt != view.my_id:
             # While the game is inactive (a rejoin's history replays old pauses) a Ready
@@ -141,8 +156,6 @@ class Robot:
             self._log(f"claim denied: {msg.reason}")
         elif isinstance(msg, C.PlayerChows) and msg.id == view.my_id and msg.cpos is ChowPosition.ANYPOS:
             out.append(self._chow_position(msg.tile))
-        out.extend(self._answer_pending())
-        out.extend(self._act())
         return out
 
     def refused(self, msg: P.PMsg, reason: str) -> list[P.PMsg]:
@@ -250,6 +263,14 @@ class Robot:
         )
 
     def _act(self) -> list[P.PMsg]:
+        view = self.view
+        if view.phase is Phase.DEALING or (view.phase is Phase.PLAYING and view.turn != view.my_id):
+            # Nobody moves during the deal, nor this seat in another's turn (most
+            # messages come then): no move, and as no decision point of these can
+            # recur once this seat may move, there is none to remember.
+            self._acted_at = self._refused_at = self._readies_awaited = None
+            self._refused = set()
+            return []
         point = self._point()
         if point != self._refused_at:
             self._refused = set()

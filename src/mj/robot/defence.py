@@ -30,7 +30,7 @@ over the opponents (:func:`assess`).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
@@ -60,6 +60,28 @@ OWN_DISCARD: Final = 0.004
 PASSED_SINCE: Final = 0.001
 
 
+#: The first honour's kind index (the suits come first).
+_HONOURS: Final = kind_index(tiles.EAST_WIND)
+
+
+def _sides(k: int) -> tuple[tuple[int, int, int], ...]:
+    """The two-sided waits on suited kind ``k``: (the kind three ranks away or -1, the two ranks between)."""
+    rank = k % 9 + 1
+    return tuple(
+        (k + 3 * step if 1 <= rank + 3 * step <= 9 else -1, k + step, k + 2 * step)
+        for step in (1, -1)
+        if 1 <= rank + 2 * step <= 9
+    )
+
+
+#: By suited kind index, :func:`_sides` and the kinds one or two ranks away (in the order the factors apply).
+_SIDES: Final = tuple(_sides(k) for k in range(_HONOURS))
+_NEIGHBOURS: Final = tuple(
+    tuple(k + step for distance in (1, 2) for step in (distance, -distance) if 1 <= k % 9 + 1 + step <= 9)
+    for k in range(_HONOURS)
+)
+
+
 def readiness(view: SeatView, pid: int) -> float:
     """The chance that ``pid`` is ready (waiting for mah-jong) now."""
     player = view.player(pid)
@@ -69,18 +91,27 @@ def readiness(view: SeatView, pid: int) -> float:
     return min(cap, max(0.0, start + per_discard * len(view.discards_of(pid))))
 
 
-def wait_chances(view: SeatView, pid: int, unseen: Sequence[int]) -> list[float]:
-    """By kind index, the chance that the kind completes ``pid``'s hand if ``pid`` is ready."""
-    own = {kind_index(t) for t in view.discards_of(pid)}
+def wait_chances(
+    view: SeatView, pid: int, unseen: Sequence[int], kinds: Iterable[int] = range(NUM_KINDS)
+) -> list[float]:
+    """By kind index, the chance that the kind completes ``pid``'s hand if ``pid`` is ready (of ``kinds``, else 0)."""
+    own_tiles: set[Tile] = set()
+    passed_tiles: set[Tile] = set()
+    for record in view.timeline:
+        if record.who == pid:
+            own_tiles.add(record.tile)
+        elif record.claimed_by != pid:
+            passed_tiles.add(record.tile)
+    own = set(map(kind_index, own_tiles))
+    passed = set(map(kind_index, passed_tiles))
     since = view.passed_since_turn(pid)
-    passed = {kind_index(r.tile) for r in view.timeline if r.who != pid and r.claimed_by != pid}
     result = [0.0] * NUM_KINDS
-    for k in range(NUM_KINDS):
+    for k in kinds:
         if k in since:
             result[k] = PASSED_SINCE
         elif k in own:
             result[k] = OWN_DISCARD
-        elif tiles.is_honour(tiles.KINDS[k]):
+        elif k >= _HONOURS:
             result[k] = BASE * HONOUR_UNSEEN[unseen[k]] * (HONOUR_PASSED if k in passed else 1.0)
         else:
             result[k] = BASE * _suited_factor(k, unseen, own) * (SUITED_PASSED if k in passed else 1.0)
@@ -89,20 +120,16 @@ def wait_chances(view: SeatView, pid: int, unseen: Sequence[int]) -> list[float]
 
 def _suited_factor(k: int, unseen: Sequence[int], own: set[int]) -> float:
     """The suited tile's share of the base wait chance: rank, copies, suji, kabe, neighbours."""
-    rank = k % 9 + 1
-    factor = RANK[rank - 1] * SUITED_UNSEEN[unseen[k]]
-    for step in (1, -1):
-        if not 1 <= rank + 2 * step <= 9:
-            continue
+    factor = RANK[k % 9] * SUITED_UNSEEN[unseen[k]]
+    for beyond, near, far in _SIDES[k]:
         # The two-sided wait on ``k`` through the next two ranks also waits three away.
-        if 1 <= rank + 3 * step <= 9 and k + 3 * step in own:
+        if beyond in own:
             factor *= SUJI
-        elif not unseen[k + step] or not unseen[k + 2 * step]:
+        elif not unseen[near] or not unseen[far]:
             factor *= KABE
-    for distance in (1, 2):
-        for step in (distance, -distance):
-            if 1 <= rank + step <= 9 and k + step in own:
-                factor *= NEIGHBOUR
+    for neighbour in _NEIGHBOURS[k]:
+        if neighbour in own:
+            factor *= NEIGHBOUR
     return factor
 
 
@@ -119,9 +146,14 @@ class Danger:
         return self.deal_in[kind_index(tile)]
 
 
-def assess(view: SeatView) -> Danger:
-    """The deal-in chance of every kind, combining each opponent's readiness and wait chances."""
-    unseen = view.unseen_counts()
+def assess(view: SeatView, unseen: Sequence[int] | None = None, kinds: Sequence[int] = range(NUM_KINDS)) -> Danger:
+    """The deal-in chance of every kind, combining each opponent's readiness and wait chances.
+
+    ``unseen`` is the view's :meth:`~mj.robot.view.SeatView.unseen_counts`, when the caller has them already;
+    only ``kinds`` are weighed (a robot only needs the kinds it holds), the others are left at 0.
+    """
+    if unseen is None:
+        unseen = view.unseen_counts()
     safe = [1.0] * NUM_KINDS
     threat = 0.0
     for pid in view.seats:
@@ -131,6 +163,7 @@ def assess(view: SeatView) -> Danger:
         threat = max(threat, ready)
         if ready <= 0.0:
             continue
-        for k, chance in enumerate(wait_chances(view, pid, unseen)):
-            safe[k] *= 1.0 - ready * chance
+        chances = wait_chances(view, pid, unseen, kinds)
+        for k in kinds:
+            safe[k] *= 1.0 - ready * chances[k]
     return Danger([1.0 - s for s in safe], threat)

@@ -33,12 +33,6 @@ def shanten(vector: Sequence[int], sets: int, seven_pairs: bool) -> int:
     return hand.shanten_all(vector, sets, seven_pairs)
 
 
-def ukeire(vector: Sequence[int], sets: int, seven_pairs: bool, unseen: Sequence[int], current: int) -> int:
-    """Unseen tiles whose draw would lower the shanten ``current`` of the waiting hand ``vector``."""
-    after = hand.shanten_after_draws(vector, sets, seven_pairs)
-    return sum(unseen[i] for i in range(NUM_KINDS) if after[i] < current)
-
-
 def discard_options(
     vector: Sequence[int], sets: int, seven_pairs: bool, unseen: Sequence[int], every: bool = False
 ) -> list[DiscardOption]:
@@ -48,21 +42,25 @@ def discard_options(
     ``every``: the others are never chosen on shape, and skipping them halves the
     cost; only a defence weighing a safer but slower hand needs them all.
     """
-    after = hand.shanten_after_discards(vector, sets, seven_pairs)
     held = [i for i in range(NUM_KINDS) if vector[i]]
+    if every:
+        useful = hand.useful_draws(vector, sets, seven_pairs, held)
+        return [_option(i, shanten, draws, unseen) for i, (shanten, draws) in zip(held, useful, strict=True)]
     if not held:
         return []
+    after = hand.shanten_after_discards(vector, sets, seven_pairs)
     best = min(after[i] for i in held)
-    work = list(vector)
-    options = []
-    for i in held:
-        count = 0
-        if after[i] == best or every:
-            work[i] -= 1
-            count = ukeire(work, sets, seven_pairs, unseen, after[i])
-            work[i] += 1
-        options.append(DiscardOption(KINDS[i], after[i], count))
-    return options
+    fastest = [i for i in held if after[i] == best]
+    useful_of = dict(zip(fastest, hand.useful_draws(vector, sets, seven_pairs, fastest), strict=True))
+    return [
+        _option(i, best, useful_of[i][1], unseen) if i in useful_of else DiscardOption(KINDS[i], after[i], 0)
+        for i in held
+    ]
+
+
+def _option(kind: int, shanten: int, draws: Sequence[int], unseen: Sequence[int]) -> DiscardOption:
+    """The discard of ``kind`` leaving ``shanten``, counting the unseen copies of the ``draws`` that lower it."""
+    return DiscardOption(KINDS[kind], shanten, sum(map(unseen.__getitem__, draws)))
 
 
 def best_shanten_after_discard(vector: Sequence[int], sets: int, seven_pairs: bool) -> int:

@@ -107,38 +107,42 @@ class LevelOne:
         return moves.can_go_out(view)
 
     def kong(self, view: SeatView) -> KongMove | None:
-        vector = hand.counts(moves.ordinary(view))
+        closed, additions = moves.closed_kongs(view), moves.pung_additions(view)
+        if not closed and not additions:
+            return None
+        vector = hand.counts(view.concealed)
         sets = view.declared_sets
         now = evaluate.best_shanten_after_discard(vector, sets, view.seven_pairs)
-        for tile in moves.closed_kongs(view):
+        for tile in closed:
             if evaluate.shanten(evaluate.without(vector, *(tile,) * 4), sets + 1, False) <= now:
                 return KongMove(KongKind.CLOSED, tile)
-        for tile in moves.pung_additions(view):
+        for tile in additions:
             if evaluate.shanten(evaluate.without(vector, tile), sets, view.seven_pairs) <= now:
                 return KongMove(KongKind.ADD_TO_PUNG, tile)
         return None
 
     def discard(self, view: SeatView) -> tuple[Tile, bool]:
-        vector = hand.counts(moves.ordinary(view))
+        vector = hand.counts(view.concealed)
         self._reconsider(view, vector, drawn=not view.after_claim)
-        options = evaluate.discard_options(vector, view.declared_sets, view.seven_pairs, view.unseen_counts())
-        if not options:
+        if not any(vector):
             raise ValueError("nothing to discard")
-        return self._choose(view, vector, options), False
+        return self._choose(view, vector, view.unseen_counts()), False
 
-    def _choose(self, view: SeatView, vector: list[int], options: list[evaluate.DiscardOption]) -> Tile:
-        """The best of ``options`` on shape, then safety, value and the discards seen."""
+    def _choose(self, view: SeatView, vector: list[int], unseen: list[int]) -> Tile:
+        """The best discard on shape, then safety, value and the discards seen (``unseen``: copies by kind)."""
+        options = evaluate.discard_options(vector, view.declared_sets, view.seven_pairs, unseen)
         key = self._shape_key(view, vector)
-        best = min(key(o) for o in options)
-        return self._rng.choice([o.tile for o in options if key(o) == best])
+        keys = [key(o) for o in options]
+        best = min(keys)
+        return self._rng.choice([o.tile for o, k in zip(options, keys, strict=True) if k == best])
 
     def _shape_key(
         self, view: SeatView, vector: list[int]
     ) -> Callable[[evaluate.DiscardOption], tuple[int, int, int, float, int]]:
         """Level 1's order of discards: shanten, ukeire, §9.8 threats, keeping value, copies discarded."""
-        threat = self._threat(view)
-        keep = self._keep_value(view, vector)
         discarded = view.discarded_counts()
+        threat = self._threat(view, discarded)
+        keep = self._keep_value(view, vector)
 
         def key(option: evaluate.DiscardOption) -> tuple[int, int, int, float, int]:
             tile = option.tile
@@ -151,34 +155,38 @@ class LevelOne:
     def claim(self, view: SeatView, tile: Tile, serial: int) -> Claim | None:
         if moves.can_go_out(view, tile):
             return Claim(ClaimKind.MAHJONG)
-        vector = hand.counts(moves.ordinary(view))
+        vector = hand.counts(view.concealed)
         combination = self._reconsider(view, vector, drawn=False)
         hiddenness = combination.hiddenness
         if hiddenness >= 1:
             return None
+        held = moves.held(view, tile)
+        chowness = combination.chowness
+        pending = view.pending
+        chowable = chowness > -1 and pending is not None and view.left_of(pending.who)
+        positions = moves.chow_positions(view, tile) if chowable else []
+        if held < 2 and not positions:
+            return None  # the tile makes no set (most discards): no need to weigh the hand
         sets = view.declared_sets
         seven = view.seven_pairs
         now = evaluate.shanten(vector, sets, seven)
-        if moves.held(view, tile) >= 3:
+        if held >= 3:
             after_kong = evaluate.shanten(evaluate.without(vector, tile, tile, tile), sets + 1, False)
             if after_kong <= now:
                 return Claim(ClaimKind.KONG)
         # A personality that dislikes exposing sets only claims to get ready.
         needed = now - 1 if hiddenness == 0 else min(now - 1, 0)
         choices: list[tuple[int, int, Claim]] = []
-        if moves.held(view, tile) >= 2:
+        if held >= 2:
             after = evaluate.best_shanten_after_discard(evaluate.without(vector, tile, tile), sets + 1, False)
             choices.append((after, 0, Claim(ClaimKind.PUNG)))
-        chowness = combination.chowness
-        pending = view.pending
-        if chowness > -1 and pending is not None and view.left_of(pending.who):
-            for position in moves.chow_positions(view, tile):
-                others = moves.chow_partners(tile, position)
-                after = evaluate.best_shanten_after_discard(evaluate.without(vector, *others), sets + 1, False)
-                if chowness < 0 and after > 0:
-                    continue  # a reluctant chower only chows to get ready
-                # Between equally good claims a pung is preferred, a chow by a chow lover.
-                choices.append((after, -1 if chowness > 0 else 1, Claim(ClaimKind.CHOW, position)))
+        for position in positions:
+            others = moves.chow_partners(tile, position)
+            after = evaluate.best_shanten_after_discard(evaluate.without(vector, *others), sets + 1, False)
+            if chowness < 0 and after > 0:
+                continue  # a reluctant chower only chows to get ready
+            # Between equally good claims a pung is preferred, a chow by a chow lover.
+            choices.append((after, -1 if chowness > 0 else 1, Claim(ClaimKind.CHOW, position)))
         good = [c for c in choices if c[0] <= needed]
         return min(good, key=lambda c: (c[0], c[1]))[2] if good else None
 
@@ -242,16 +250,15 @@ class LevelOne:
 
         return fit
 
-    def _threat(self, view: SeatView) -> Callable[[Tile], int]:
-        """How many opponents a discard of each tile would be dangerous to (§9.8)."""
-        shown = [
-            danger.signals(view.player(pid).melds) for pid in view.seats if pid != view.my_id and pid in view.players
-        ]
-        discarded = view.discarded_counts()
+    def _threat(self, view: SeatView, discarded: list[int]) -> Callable[[Tile], int]:
+        """How many opponents a discard of each tile would be dangerous to (§9.8), ``discarded`` the discards seen."""
+        melds = [view.players[pid].melds for pid in view.seats if pid != view.my_id and pid in view.players]
+        # Without sets a player shows only the end of the wall, which no tile threatens.
+        shown = [signals for signals in map(danger.signals, filter(None, melds)) if signals != _END_OF_WALL_ONLY]
         live = view.live_tiles
 
         def threat(tile: Tile) -> int:
-            count = sum(1 for signals in shown if danger.threatens(tile, signals))
+            count = sum(danger.threatens(tile, signals) for signals in shown) if shown else 0
             if danger.end_of_wall(live, discarded[kind_index(tile)] + 1):
                 count += 1
             return count
@@ -268,17 +275,27 @@ class LevelOne:
 
         def keep(tile: Tile) -> float:
             value = 0.0
-            if tiles.is_honour(tile):
+            honour, terminal, suit = _TRAITS[tile]
+            if honour:
                 value += 0.5 if tile in valuable else 0.0
-            elif not tiles.is_terminal(tile):
+            elif not terminal:
                 value += 0.25
-            if tiles.is_major(tile):
+            if honour or terminal:
                 value += majorness
-            if tiles.is_suited(tile):
-                value += suitness * suited[tiles.SUITS.index(tiles.suit(tile))] / total_suited
+            if suit >= 0:
+                value += suitness * suited[suit] / total_suited
             return value
 
         return keep
+
+
+#: By kind: honour, terminal, and the suit's number (-1 for an honour), which :meth:`LevelOne._keep_value` weighs.
+_TRAITS: Final = {
+    t: (tiles.is_honour(t), tiles.is_terminal(t), tiles.SUITS.index(tiles.suit(t)) if tiles.is_suited(t) else -1)
+    for t in tiles.KINDS
+}
+#: The signals every player shows, which :func:`mj.rules.classical.danger.threatens` no tile.
+_END_OF_WALL_ONLY: Final = frozenset((danger.Signal.END_OF_WALL,))
 
 
 @dataclass(frozen=True, slots=True)
@@ -328,20 +345,20 @@ class LevelTwo(LevelOne):
 
     def claim(self, view: SeatView, tile: Tile, serial: int) -> Claim | None:
         claim = super().claim(view, tile, serial)
-        if claim is not None or not _doubles(view, tile) or moves.held(view, tile) < 2:
+        if claim is not None or moves.held(view, tile) < 2 or not _doubles(view, tile):
             return claim
         if self.combination.hiddenness > 0:
             return None  # a personality that dislikes exposing sets only claims to get ready
-        vector = hand.counts(moves.ordinary(view))
+        vector = hand.counts(view.concealed)
         sets = view.declared_sets
         after = evaluate.best_shanten_after_discard(evaluate.without(vector, tile, tile), sets + 1, False)
         return Claim(ClaimKind.PUNG) if after <= evaluate.shanten(vector, sets, view.seven_pairs) else None
 
-    def _choose(self, view: SeatView, vector: list[int], options: list[evaluate.DiscardOption]) -> Tile:
-        danger = defence.assess(view)
-        if max(danger.of(o.tile) for o in options) < self.rules.quiet:
-            return super()._choose(view, vector, options)
-        unseen = view.unseen_counts()
+    def _choose(self, view: SeatView, vector: list[int], unseen: list[int]) -> Tile:
+        held = [k for k, copies in enumerate(vector) if copies]
+        danger = defence.assess(view, unseen, held)
+        if max(danger.deal_in[k] for k in held) < self.rules.quiet:
+            return super()._choose(view, vector, unseen)
         every = sorted(
             evaluate.discard_options(vector, view.declared_sets, view.seven_pairs, unseen, True),
             key=self._shape_key(view, vector),

@@ -10,16 +10,21 @@ concealed kongs only after a draw (not right after claiming a discard).
 
 from __future__ import annotations
 
+from typing import Final
+
 from mj import hand, tiles
 from mj.melds import MeldKind
 from mj.protocol.fields import ChowPosition
 from mj.robot.view import CHOW_OFFSET, SeatView
 from mj.tiles import Tile
 
+#: The ordinary kinds: of the tile codes a view holds, all but flowers, seasons and the blank.
+_ORDINARY: Final = frozenset(tiles.KINDS)
+
 
 def ordinary(view: SeatView) -> list[Tile]:
     """Own concealed tiles without flowers and seasons."""
-    return [t for t in view.concealed if not tiles.is_special(t) and t != tiles.BLANK]
+    return [t for t in view.concealed if t in _ORDINARY]
 
 
 def specials_held(view: SeatView) -> list[Tile]:
@@ -28,9 +33,7 @@ def specials_held(view: SeatView) -> list[Tile]:
 
 def can_go_out(view: SeatView, extra: Tile | None = None) -> bool:
     """Whether the concealed tiles (plus ``extra``, a discard) complete the hand."""
-    held = ordinary(view)
-    if extra is not None:
-        held.append(extra)
+    held = view.concealed if extra is None else [*view.concealed, extra]  # flowers and seasons are ignored
     return hand.is_mahjong(held, view.declared_sets, view.seven_pairs)
 
 
@@ -42,7 +45,7 @@ def can_rob(view: SeatView, tile: Tile, concealed_kong: bool) -> bool:
 
 
 def held(view: SeatView, tile: Tile) -> int:
-    return sum(1 for t in view.concealed if t == tile)
+    return view.concealed.count(tile)
 
 
 def chow_positions(view: SeatView, tile: Tile) -> list[ChowPosition]:

@@ -17,18 +17,20 @@ keeps the hand's discards in table order with who claimed them (the timeline of
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from enum import Enum
+from itertools import chain
 from typing import Any, Final
 
 from mj import tiles
+from mj.hand import counts
 from mj.melds import KongOrigin, Meld, MeldKind, chow, kong, pair, pung, special
 from mj.protocol import cmsg as C
 from mj.protocol.fields import ChowPosition
 from mj.rules.classical.facts import WinSource
 from mj.rules.options import GameOptions
-from mj.tiles import BLANK, NUM_KINDS, Tile, kind_index
+from mj.tiles import BLANK, Tile, kind_index
 
 #: Tiles dealt at the start of a hand: 13 to each seat and a 14th to East.
 DEAL_SIZE: Final = 4 * 13 + 1
@@ -270,31 +272,22 @@ class SeatView:
 
     def visible_counts(self) -> list[int]:
         """Tiles of each kind anybody can see: discards on the table and all declared sets."""
-        vector = [0] * NUM_KINDS
-        for player in self.players.values():
-            for tile in player.discards:
-                vector[kind_index(tile)] += 1
-            for meld in player.melds:
-                for tile in meld.tiles:
-                    if tile != BLANK and not tiles.is_special(tile):
-                        vector[kind_index(tile)] += 1
-        return vector
+        return counts(self._visible())
 
     def unseen_counts(self) -> list[int]:
         """Copies of each kind this seat has not seen: in the wall or in others' hands."""
-        vector = self.visible_counts()
-        for tile in self.concealed:
-            if not tiles.is_special(tile) and tile != BLANK:
-                vector[kind_index(tile)] += 1
-        return [max(0, 4 - seen) for seen in vector]
+        return [4 - seen if seen < 4 else 0 for seen in counts(chain(self.concealed, self._visible()))]
 
     def discarded_counts(self) -> list[int]:
         """Copies of each kind lying in the discards (the end-of-wall danger looks at these)."""
-        vector = [0] * NUM_KINDS
-        for player in self.players.values():
-            for tile in player.discards:
-                vector[kind_index(tile)] += 1
-        return vector
+        return counts(self._discarded())
+
+    def _discarded(self) -> Iterator[Tile]:
+        return chain.from_iterable(p.discards for p in self.players.values())
+
+    def _visible(self) -> Iterator[Tile]:
+        """The discards, then the tiles of every declared set (:func:`~mj.hand.counts` skips the specials)."""
+        return chain(self._discarded(), (t for p in self.players.values() for m in p.melds for t in m.tiles))
 
     def discards_of(self, pid: int) -> list[Tile]:
         """Every tile ``pid`` has discarded this hand, claimed ones included, in order."""
@@ -319,7 +312,7 @@ class SeatView:
     # -- updating
 
     def apply(self, msg: C.CMsg) -> None:
-        """Take one controller message into account; unknown kinds change nothing."""
+        """Take one controller message into account; unknown kinds change nothing (see :func:`heeds`)."""
         handler = _HANDLERS.get(type(msg))
         if handler is not None:
             handler(self, msg)
@@ -670,3 +663,8 @@ _HANDLERS: Final[dict[type[C.CMsg], Callable[[SeatView, Any], None]]] = {
     C.GameOver: SeatView._game_over,
     C.SwapTile: SeatView._swap_tile,
 }
+
+
+def heeds(msg: C.CMsg) -> bool:
+    """Whether :meth:`SeatView.apply` takes ``msg`` into account: other kinds change no view."""
+    return type(msg) in _HANDLERS
