@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from mj import tiles
 from mj.game.engine import Config, Game, WallSource
@@ -38,9 +39,12 @@ class LoadError(ValueError):
     """A save file that cannot be loaded (``--load-game``); the message says why."""
 
 
-@dataclass(frozen=True, slots=True)
-class Delivery:
-    """A message for one connection; ``logged`` marks the copies the original logs (§12.1)."""
+class Delivery(NamedTuple):
+    """A message for one connection; ``logged`` marks the copies the original logs (§12.1).
+
+    A named tuple rather than a frozen dataclass: a table makes one per message and
+    connection, a few hundred per hand, and a tuple is the cheapest to build.
+    """
 
     connection: int
     message: C.CMsg
