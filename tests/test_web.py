@@ -26,6 +26,7 @@ from typing import Any, TypeVar
 import aiohttp
 
 from conftest import OUR_SERVER
+from mj.web.session import Session
 
 Json = dict[str, Any]
 T = TypeVar("T")
@@ -332,3 +333,73 @@ def test_mj_server_http_serves_the_client_and_seats_a_browser_at_its_table(tmp_p
             if process.poll() is None:
                 process.kill()
                 process.wait()
+
+
+def test_the_gateway_rejoins_its_seat_when_its_own_server_connection_drops(
+    tmp_path: Path, processes: list[subprocess.Popen[bytes]]
+) -> None:
+    """The link between the gateway and the game server breaks mid-hand (a relay in between cuts it):
+    the session rejoins as the same player, gets its hand back and play goes on."""
+    table, relay = tmp_path / "table.sock", tmp_path / "relay.sock"
+    server = subprocess.Popen(
+        [*OUR_SERVER, "--server", str(table), "--timeout", "0", "--seed", "5"], stdout=subprocess.PIPE
+    )
+    processes.append(server)
+    assert server.stdout is not None and server.stdout.readline().strip() == f"OK: {table}".encode()
+
+    async def scenario() -> None:
+        links: list[asyncio.StreamWriter] = []
+
+        async def pump(source: asyncio.StreamReader, sink: asyncio.StreamWriter) -> None:
+            with contextlib.suppress(OSError, ConnectionError):
+                while data := await source.read(65536):
+                    sink.write(data)
+                    await sink.drain()
+            sink.transport.abort()
+
+        async def relay_one(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+            upstream_reader, upstream = await asyncio.open_unix_connection(str(table))
+            links.extend((writer, upstream))
+            await asyncio.gather(pump(reader, upstream), pump(upstream_reader, writer))
+
+        relaying = await asyncio.start_unix_server(relay_one, str(relay))
+        session = Session(str(relay), "Alice")
+        try:
+            assert await session.start()
+            for seat in range(3):
+                robot = [sys.executable, "-m", "mj.robot", "--server", str(table), "--name", f"R{seat}"]
+                processes.append(subprocess.Popen(robot))
+
+            async def play(moves: int) -> None:
+                deadline = time.monotonic() + 60
+                while moves and time.monotonic() < deadline:
+                    await asyncio.sleep(0.02)
+                    dialog = session.snapshot()["dialog"]
+                    choice = default_choice(dialog) if dialog is not None else None
+                    if choice is not None:
+                        await session.act(*choice, dialog["number"])
+                        moves -= 1
+                assert not moves, f"the game stopped offering moves (status {session.status})"
+
+            await play(12)
+            me, hand = session.view.my_id, sorted(session.view.concealed)
+            assert hand
+            for link in links:
+                link.transport.abort()
+            deadline = time.monotonic() + 20
+            seen = set()
+            while time.monotonic() < deadline and not ("rejoining" in seen and session.status == "connected"):
+                seen.add(session.status)
+                await asyncio.sleep(0.02)
+            assert "rejoining" in seen and session.status == "connected", (seen, session.status, session.detail)
+            deadline = time.monotonic() + 10
+            while sorted(session.view.concealed) != hand and time.monotonic() < deadline:
+                await asyncio.sleep(0.02)
+            assert session.view.my_id == me
+            assert sorted(session.view.concealed) == hand
+            await play(6)
+        finally:
+            await session.close()
+            relaying.close()
+
+    run(scenario())
