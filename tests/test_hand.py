@@ -121,6 +121,14 @@ def test_counts_index_kinds_and_skip_flowers_seasons_and_blanks() -> None:
     assert sum(vector) == 4
 
 
+def test_counts_agree_with_counting_each_kind_from_a_generator() -> None:
+    rng = random.Random(7)
+    pool = [*full_set(flowers=True), 0]
+    for size in (0, 1, 14, 60, 144):
+        held = rng.sample(pool, size)
+        assert counts(t for t in held) == [held.count(kind) for kind in KINDS]
+
+
 # --- is_mahjong -------------------------------------------------------------------------
 
 

@@ -21,7 +21,7 @@ from mj.melds import KongOrigin, Meld, chow, kong, pair, pung
 from mj.protocol import cmsg as C
 from mj.protocol import pmsg as P
 from mj.protocol.fields import ChowPosition, PlayerOption
-from mj.robot import declare
+from mj.robot import declare, moves
 from mj.robot.agent import Robot, declaration_message
 from mj.robot.cli import main as cli_main
 from mj.robot.client import Client, ClientConfig, split_address
@@ -138,6 +138,27 @@ def test_claims_mahjong_on_a_winning_discard_from_any_seat_even_to_complete_a_ch
     view = view_of("1B 2B 4C 5C 6C 7D 8D 9D RD RD RD 5D 5D", seat=0)
     offered(view, "3B", by=3)  # West is not on East's left: no chow, but mah-jong is fine
     assert LevelOne().claim(view, parse("3B"), 7) == Claim(ClaimKind.MAHJONG)
+
+
+def test_the_hands_counts_and_waits_follow_the_concealed_tiles_and_options() -> None:
+    view = view_of("")
+    for concealed, melds, seven in [
+        ("1B 2B 4C 5C 6C 7D 8D 9D RD RD RD 5D 5D 1F", [], False),
+        ("1B 1B 4C 4C 7D 7D 9D 9D RD RD EW EW 2C", [], False),
+        ("1B 1B 4C 4C 7D 7D 9D 9D RD RD EW EW 2C", [], True),
+        ("1B 2B 4C 5C 6C 7D 8D 9D 5D 5D", [pung(parse("RD"), False)], False),
+    ]:
+        view.concealed = parse_many(concealed)
+        view.me.melds = list(melds)
+        view.options.set_value("SevenPairs", int(seven))
+        assert view.hand_counts() == hand.counts(view.concealed)
+        assert view.waits() == set(hand.wait_indices(hand.counts(view.concealed), len(melds), seven))
+        for tile in tiles.KINDS:
+            going_out = hand.is_mahjong([*view.concealed, tile], len(melds), seven)
+            assert moves.can_go_out(view, tile) == going_out
+    # The counts are a fresh list each time: a strategy may change its copy.
+    view.hand_counts()[0] = 9
+    assert view.hand_counts() == hand.counts(view.concealed)
 
 
 def test_hiddenness_one_only_claims_to_go_out() -> None:

@@ -19,9 +19,10 @@ Two levels of memoisation make this fast in pure Python:
 
 The robots also ask, for every discard, which draws would then lower the shanten
 (:func:`useful_draws`): a discard and a draw change at most two groups, so the
-shanten after each draw into a group is tabled on the merged readings of the other
-three groups and that group's own entry (numbered, for short keys), and each
-group's entries one tile up or down are tabled too.
+draws into a group lowering the shanten are tabled on the merged readings of the
+other three groups, that group's own entry (numbered, for short keys) and the
+shanten to beat, and each group's entries one tile down, and readings one tile
+up, are tabled too.
 
 Like :func:`mj.hand.waits`, shanten is about shape only: it does not know which
 copies are already dead, so a hand waiting only on a fifth copy still counts as ready.
@@ -172,13 +173,14 @@ def _suit_readings(pattern: Pattern) -> Readings:
         return _readings(pattern, _suit_readings, True)
     merged = _NOTHING
     for run in runs:
-        merged = _merged_id(merged, _run_id(run))
+        merged = _merged_id(merged, _suit_id(run))
     return _readings_by_id[merged]
 
 
 @cache
-def _run_id(run: Pattern) -> int:
-    return _intern(_suit_readings(run))
+def _suit_id(pattern: Pattern) -> int:
+    """The interned readings of suited ranks ``pattern`` (a run, or a whole suit)."""
+    return _intern(_suit_readings(pattern))
 
 
 def _runs(pattern: Pattern) -> list[Pattern]:
@@ -204,6 +206,12 @@ def _honour_readings(pattern: Pattern) -> Readings:
     return _readings(pattern, _honour_readings, False)
 
 
+@cache
+def _honour_id(pattern: Pattern) -> int:
+    """The interned readings of the honour counts ``pattern``."""
+    return _intern(_honour_readings(pattern))
+
+
 _group_count = itertools.count()
 #: The readings of an empty group.
 _NOTHING: Final = _intern(Readings(((0, 0),), ()))
@@ -214,7 +222,7 @@ def suit_info(pattern: Pattern) -> GroupInfo:
     """The shanten table entry of one suit's nine counts (terminals are its majors)."""
     ends = (pattern[0], pattern[8])
     return GroupInfo(
-        _intern(_suit_readings(pattern)),
+        _suit_id(pattern),
         sum(held // 2 for held in pattern),
         sum(1 for held in ends if held),
         any(held >= 2 for held in ends),
@@ -228,7 +236,7 @@ def suit_info(pattern: Pattern) -> GroupInfo:
 def honour_info(pattern: Pattern) -> GroupInfo:
     """The shanten table entry of the seven honour counts (all of them majors)."""
     return GroupInfo(
-        _intern(_honour_readings(pattern)),
+        _honour_id(pattern),
         sum(held // 2 for held in pattern),
         sum(1 for held in pattern if held),
         any(held >= 2 for held in pattern),
@@ -328,12 +336,11 @@ IMPOSSIBLE: Final = 99
 #: Bits of the tables' packed keys for a :attr:`GroupInfo.number` (far more than there are group patterns).
 _NUMBER_BITS: Final = 24
 
-# The tables of :func:`_changed`, :func:`useful_draws`, :func:`_standard_after_draws` and
-# :func:`_draw_readings`, on keys packing group numbers, readings ids and small values.
+# The tables of :func:`_changed`, :func:`useful_draws` and :func:`_draws_by_readings`,
+# on keys packing group numbers, readings ids and small values.
 _changes: dict[int, tuple[GroupInfo | None, ...]] = {}
 _lowering: dict[int, tuple[int, ...]] = {}
-_draws_standard: dict[int, tuple[int, ...]] = {}
-_readings_after_draw: dict[int, tuple[int | None, ...]] = {}
+_readings_after_draw: dict[int, tuple[tuple[int, tuple[int, ...]], ...]] = {}
 
 
 def _changed(group: GroupInfo, delta: int) -> tuple[GroupInfo | None, ...]:
@@ -426,6 +433,7 @@ def useful_draws(
     pairs_held = sum(g.pairs for g in groups)
     others_major_pair = [any(g.major_pair for i, g in enumerate(groups) if i != a) for a in range(4)]
     lowering_of = _lowering
+    merged_of = _merged  # looked up inline below: this loop runs for every discard a robot weighs
     found = []
     for kind in discards:
         a = GROUP_OF[kind]
@@ -434,7 +442,8 @@ def useful_draws(
             raise ValueError(f"kind {kind} is not held")
         own = groups[a]
         readings = left.readings
-        current = _standard_of(_merged_id(three[a], readings), cap)
+        whole = merged_of.get(three[a] << _ID_BITS | readings)
+        current = _standard_of(_merge(three[a], readings) if whole is None else whole, cap)
         if special:
             major_pair = left.major_pair or others_major_pair[a]
             thirteen = 13 - (majors - own.major_kinds + left.major_kinds) - major_pair
@@ -446,7 +455,9 @@ def useful_draws(
             if b == a:
                 rest, group = three[a], left
             else:
-                rest = _merged_id(two[a][b], readings)
+                others = two[a][b]
+                merged = merged_of.get(others << _ID_BITS | readings)
+                rest = _merge(others, readings) if merged is None else merged
             key = (rest << _NUMBER_BITS | group.number) << 9 | key_end | b
             lowering = lowering_of.get(key)
             if lowering is None:
@@ -482,49 +493,39 @@ def _special_draws(
 
 def _lowering_draws(rest: int, group: GroupInfo, cap: int, current: int, start: int) -> tuple[int, ...]:
     """Kinds (from ``start``) of a group whose draw brings the standard shanten below ``current`` beside ``rest``."""
-    return tuple(start + rank for rank, after in enumerate(_standard_after_draws(rest, group, cap)) if after < current)
+    ranks: list[int] = []
+    for readings, drawn in _draws_by_readings(group):
+        if _standard_of(_merged_id(rest, readings), cap) < current:
+            ranks += drawn
+    return tuple(start + rank for rank in sorted(ranks))
 
 
-def _standard_after_draws(rest: int, group: GroupInfo, cap: int) -> tuple[int, ...]:
-    """By rank, the standard shanten after drawing it into ``group`` beside ``rest`` (IMPOSSIBLE: a fifth copy)."""
-    key = (rest << _NUMBER_BITS | group.number) << 3 | cap
-    found = _draws_standard.get(key)
-    if found is None:
-        unchanged = _standard_of(_merged_id(rest, group.readings), cap)
-        found = _draws_standard[key] = tuple(
-            IMPOSSIBLE
-            if readings is None
-            else unchanged
-            if readings == group.readings
-            else _standard_of(_merged_id(rest, readings), cap)
-            for readings in _draw_readings(group)
-        )
-    return found
+def _draws_by_readings(group: GroupInfo) -> tuple[tuple[int, tuple[int, ...]], ...]:
+    """The ranks of which ``group`` can take one more tile (not a fifth copy), by the readings that gives it.
 
-
-def _draw_readings(group: GroupInfo) -> tuple[int | None, ...]:
-    """By rank, the readings of ``group`` with one more tile of that rank (None for a fifth copy).
-
-    A tile with no tile of its group within two ranks (the same kind, for honours)
-    joins no block, so it leaves the readings as they are: the table entries of
-    the other ranks only are looked up.
+    Most draws give readings that another draw gives too, often the group's own:
+    a tile with no tile of its group within two ranks (the same kind, for honours)
+    joins no block. So the shanten beside the other groups' readings is worked out
+    once per distinct readings, and only the other ranks' readings are looked up
+    (not their whole table entries, which most of these hands never reach).
     """
     found = _readings_after_draw.get(group.number)
     if found is None:
         pattern = group.pattern
-        info_of = suit_info if group.suited else honour_info
+        readings_of = _suit_id if group.suited else _honour_id
         reach = 2 if group.suited else 0
-        after: list[int | None] = []
+        by_readings: dict[int, list[int]] = {}
         for rank, held in enumerate(pattern):
             if held == 4:
-                after.append(None)
-            elif not any(pattern[max(0, rank - reach) : rank + reach + 1]):
-                after.append(group.readings)
+                continue
+            if not any(pattern[max(0, rank - reach) : rank + reach + 1]):
+                readings = group.readings
             else:
                 changed = list(pattern)
                 changed[rank] += 1
-                after.append(info_of(tuple(changed)).readings)
-        found = _readings_after_draw[group.number] = tuple(after)
+                readings = readings_of(tuple(changed))
+            by_readings.setdefault(readings, []).append(rank)
+        found = _readings_after_draw[group.number] = tuple((r, tuple(ranks)) for r, ranks in by_readings.items())
     return found
 
 

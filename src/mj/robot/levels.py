@@ -64,7 +64,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 
-from mj import hand, tiles
+from mj import tiles
 from mj.melds import KongOrigin, MeldKind
 from mj.robot import declare, defence, evaluate, moves
 from mj.robot.personality import Combination, Personality, Switcher
@@ -116,7 +116,7 @@ class LevelOne:
         closed, additions = moves.closed_kongs(view), moves.pung_additions(view)
         if not closed and not additions:
             return None
-        vector = hand.counts(view.concealed)
+        vector = view.hand_counts()
         sets = view.declared_sets
         now = evaluate.best_shanten_after_discard(vector, sets, view.seven_pairs)
         for tile in closed:
@@ -128,8 +128,8 @@ class LevelOne:
         return None
 
     def discard(self, view: SeatView) -> tuple[Tile, bool]:
-        vector = hand.counts(view.concealed)
-        self._reconsider(view, vector, drawn=not view.after_claim)
+        self._reconsider(view, drawn=not view.after_claim)
+        vector = view.hand_counts()
         if not any(vector):
             raise ValueError("nothing to discard")
         return self._choose(view, vector, view.unseen_counts()), False
@@ -161,8 +161,7 @@ class LevelOne:
     def claim(self, view: SeatView, tile: Tile, serial: int) -> Claim | None:
         if moves.can_go_out(view, tile):
             return Claim(ClaimKind.MAHJONG)
-        vector = hand.counts(view.concealed)
-        combination = self._reconsider(view, vector, drawn=False)
+        combination = self._reconsider(view, drawn=False)
         hiddenness = combination.hiddenness
         if hiddenness >= 1:
             return None
@@ -173,6 +172,7 @@ class LevelOne:
         positions = moves.chow_positions(view, tile) if chowable else []
         if held < 2 and not positions:
             return None  # the tile makes no set (most discards): no need to weigh the hand
+        vector = view.hand_counts()
         sets = view.declared_sets
         seven = view.seven_pairs
         now = evaluate.shanten(vector, sets, seven)
@@ -211,18 +211,18 @@ class LevelOne:
 
     # -- helpers
 
-    def _reconsider(self, view: SeatView, vector: list[int], drawn: bool) -> Combination:
+    def _reconsider(self, view: SeatView, drawn: bool) -> Combination:
         """The combination to play with: chosen at a hand's first decision, maybe switched after a draw."""
         if len(self._switcher.combinations) == 1:
             return self._switcher.current
         if view.hand_no != self._hand:
             self._hand = view.hand_no
-            return self._switcher.start(self._fit(view, vector))
+            return self._switcher.start(self._fit(view))
         if drawn:
-            return self._switcher.update(self._fit(view, vector))
+            return self._switcher.update(self._fit(view))
         return self._switcher.current
 
-    def _fit(self, view: SeatView, vector: list[int]) -> Callable[[Combination], float]:
+    def _fit(self, view: SeatView) -> Callable[[Combination], float]:
         """How well each combination suits the hand, in hand-score points.
 
         Suitness fits a hand whose tiles (sets out included) are mostly of one suit or
@@ -230,6 +230,7 @@ class LevelOne:
         tiles have neighbours to chow with, hiddenness one with no set exposed (and
         exposing one contradicts it).
         """
+        vector = view.hand_counts()
         held = list(vector)
         for meld in view.melds:
             for tile in meld.tiles:
@@ -355,7 +356,7 @@ class LevelTwo(LevelOne):
             return claim
         if self.combination.hiddenness > 0:
             return None  # a personality that dislikes exposing sets only claims to get ready
-        vector = hand.counts(view.concealed)
+        vector = view.hand_counts()
         sets = view.declared_sets
         after = evaluate.best_shanten_after_discard(evaluate.without(vector, tile, tile), sets + 1, False)
         return Claim(ClaimKind.PUNG) if after <= evaluate.shanten(vector, sets, view.seven_pairs) else None

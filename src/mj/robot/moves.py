@@ -32,9 +32,10 @@ def specials_held(view: SeatView) -> list[Tile]:
 
 
 def can_go_out(view: SeatView, extra: Tile | None = None) -> bool:
-    """Whether the concealed tiles (plus ``extra``, a discard) complete the hand."""
-    held = view.concealed if extra is None else [*view.concealed, extra]  # flowers and seasons are ignored
-    return hand.is_mahjong(held, view.declared_sets, view.seven_pairs)
+    """Whether the concealed tiles (plus ``extra``, a discard: one of the hand's waits) complete the hand."""
+    if extra is None:
+        return hand.is_mahjong(view.concealed, view.declared_sets, view.seven_pairs)  # flowers and seasons are ignored
+    return extra in _ORDINARY and tiles.kind_index(extra) in view.waits()
 
 
 def can_rob(view: SeatView, tile: Tile, concealed_kong: bool) -> bool:

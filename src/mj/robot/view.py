@@ -24,7 +24,7 @@ from itertools import chain
 from typing import Any, Final
 
 from mj import tiles
-from mj.hand import counts
+from mj.hand import counts, wait_indices
 from mj.melds import KongOrigin, Meld, MeldKind, chow, kong, pair, pung, special
 from mj.protocol import cmsg as C
 from mj.protocol.fields import ChowPosition
@@ -109,6 +109,8 @@ class PlayerState:
     @property
     def sets(self) -> int:
         """Declared chows, pungs and kongs (pairs and special hands are not sets)."""
+        if not self.melds:
+            return 0  # most players most of the time: asked at every decision
         return sum(1 for m in self.melds if m.kind in (MeldKind.CHOW, MeldKind.PUNG, MeldKind.KONG))
 
 
@@ -156,6 +158,10 @@ class SeatView:
         #: PlayerReady messages seen so far (a fixed server may really pause on a
         #: player's RequestPause, and a refused move is then retried after them).
         self.readies_seen = 0
+        #: The concealed tiles :meth:`hand_counts` last counted, and their counts.
+        self._counted: tuple[tuple[Tile, ...], tuple[int, ...]] = ((), (0,) * tiles.NUM_KINDS)
+        #: The (concealed tiles, declared sets, seven pairs) :meth:`waits` last worked out, and the waits.
+        self._waited: tuple[tuple[tuple[Tile, ...], int, bool], frozenset[int]] | None = None
         self._new_hand_state()
 
     def _new_hand_state(self) -> None:
@@ -269,6 +275,28 @@ class SeatView:
     @property
     def seven_pairs(self) -> bool:
         return self.options.flag("SevenPairs")
+
+    def hand_counts(self) -> list[int]:
+        """:func:`~mj.hand.counts` of the own concealed tiles, as a fresh list.
+
+        The counts are remembered for the tiles last counted: the hand only changes in
+        this seat's own turn, while it is weighed at every other player's discard too.
+        """
+        held = tuple(self.concealed)
+        if held != self._counted[0]:
+            self._counted = (held, tuple(counts(held)))
+        return list(self._counted[1])
+
+    def waits(self) -> frozenset[int]:
+        """Kind indices of the tiles that would complete the concealed hand (:func:`~mj.hand.wait_indices`).
+
+        Remembered like :meth:`hand_counts`, so that going out on a discard is a set
+        look-up at every claim window until the hand changes.
+        """
+        key = (tuple(self.concealed), self.declared_sets, self.seven_pairs)
+        if self._waited is None or self._waited[0] != key:
+            self._waited = (key, frozenset(wait_indices(self.hand_counts(), key[1], key[2])))
+        return self._waited[1]
 
     def visible_counts(self) -> list[int]:
         """Tiles of each kind anybody can see: discards on the table and all declared sets."""
