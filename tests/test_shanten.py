@@ -253,6 +253,15 @@ def test_standard_shanten_matches_the_block_count_reference(declared: int) -> No
 # --- one tile more or less: what the robots ask at every decision -------------------------
 
 
+def hand_with_majors(rng: random.Random, size: int) -> list[Tile] | None:
+    """A random hand, made rich in majors and pairs three times in ten so that the special
+    hands take part; None when those majors exceed the four copies of a kind."""
+    hand = random_hand(rng, size)
+    if rng.random() < 0.3:
+        hand = [rng.choice(sorted(MAJORS)) if is_major(t) or rng.random() < 0.7 else t for t in hand]
+    return hand if max(counts(hand)) <= 4 else None
+
+
 @pytest.mark.parametrize("declared", [0, 1, 3])
 @pytest.mark.parametrize("seven_pairs", [True, False])
 def test_shanten_after_each_draw_and_discard_is_shanten_all_of_the_changed_hand(
@@ -260,12 +269,10 @@ def test_shanten_after_each_draw_and_discard_is_shanten_all_of_the_changed_hand(
 ) -> None:
     rng = random.Random(80 + declared * 2 + seven_pairs)
     for _ in range(300):
-        hand = random_hand(rng, 3 * (4 - declared) + 1)
-        if rng.random() < 0.3:  # majors and pairs, so that the special hands take part
-            hand = [rng.choice(sorted(MAJORS)) if is_major(t) or rng.random() < 0.7 else t for t in hand]
+        hand = hand_with_majors(rng, 3 * (4 - declared) + 1)
+        if hand is None:
+            continue
         held = counts(hand)
-        if max(held) > 4:
-            continue  # the majors drawn above may exceed the four copies of a kind
         after_draws = shanten_after_draws(held, declared, seven_pairs)
         after_discards = shanten_after_discards(held, declared, seven_pairs)
         for kind in range(len(held)):
@@ -283,12 +290,9 @@ def test_shanten_after_each_draw_and_discard_is_shanten_all_of_the_changed_hand(
 def test_useful_draws_are_the_draws_lowering_the_shanten_after_each_discard(declared: int, seven_pairs: bool) -> None:
     rng = random.Random(90 + declared * 2 + seven_pairs)
     for _ in range(200):
-        hand = random_hand(rng, 3 * (4 - declared) + 2)
-        if rng.random() < 0.3:  # majors and pairs, so that the special hands take part
-            hand = [rng.choice(sorted(MAJORS)) if is_major(t) or rng.random() < 0.7 else t for t in hand]
-        held = counts(hand)
-        if max(held) <= 4:
-            check_useful_draws(held, declared, seven_pairs)
+        hand = hand_with_majors(rng, 3 * (4 - declared) + 2)
+        if hand is not None:
+            check_useful_draws(counts(hand), declared, seven_pairs)
 
 
 @pytest.mark.parametrize(

@@ -463,9 +463,10 @@ def useful_draws(
             if lowering is None:
                 lowering = lowering_of[key] = _lowering_draws(rest, group, cap, current, _STARTS[b])
             draws += lowering
-        if special and (thirteen - 1 < current or (seven_pairs and 6 - min(7, pairs + 1) < current)):
+        if special:
             extra = _special_draws(counts, kind, thirteen, major_pair, pairs if seven_pairs else None, current)
-            draws = tuple(sorted({*draws, *extra}))
+            if extra:
+                draws = tuple(sorted({*draws, *extra}))
         found.append((current, draws))
     return found
 
@@ -480,6 +481,8 @@ def _special_draws(
     """
     thirteen_lowered = thirteen - 1 < current
     seven_lowered = pairs is not None and 6 - min(7, pairs + 1) < current
+    if not thirteen_lowered and not seven_lowered:
+        return []  # no draw can bring a special hand lower (most hands)
     draws = []
     for kind, held in enumerate(counts):
         held -= kind == discard
