@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from mj import original
+from mj import compiled, original
 from mj.server.robotgame import kill
 
 ORIGINAL_SERVER = original.SERVER
@@ -61,6 +61,13 @@ def pytest_configure(config: pytest.Config) -> None:
         "markers",
         "original: needs the original mj-server/mj-player (skipped if absent, fails under MJ_REQUIRE_ORIGINAL=1)",
     )
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """Stop before any test when a compiled module is older than its source: the tests would run old code."""
+    old = compiled.stale()
+    if old:
+        pytest.exit(f"compiled modules older than their source: {', '.join(old)}; run `make compiled`", returncode=2)
 
 
 def pytest_runtest_setup(item: pytest.Item) -> None:

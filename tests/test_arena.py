@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from conftest import require_original
-from mj import arena
-from mj.arena.game import joining_order
+from mj import arena, compiled
+from mj.arena.game import GameSetup, joining_order, play
 from mj.arena.players import PlayerSpec, SpecError, parse_player
 from mj.arena.report import format_result
 from mj.cli import main
@@ -251,13 +251,16 @@ def test_a_plot_that_cannot_be_written_stops_the_command(tmp_path: Path, capsys:
 def test_bench_arena_prints_both_systems_hands_per_cpu_second(capsys: pytest.CaptureFixture[str]) -> None:
     require_original()
     assert main(["bench", "arena", "--seeds", "1001"]) == 0
-    lines = capsys.readouterr().out.splitlines()
-    assert " ".join(lines[1].split()) == "seed ours hands ours CPU s original hands original CPU s"
-    seed, total = (line.split() for line in lines[2:4])
+    build, _title, header, *lines = capsys.readouterr().out.splitlines()
+    assert build == compiled.describe()
+    assert " ".join(header.split()) == "seed ours hands ours CPU s original hands original CPU s"
+    seed, total = (line.split() for line in lines[0:2])
     assert seed[0] == "1001" and total[0] == "total" and seed[1:] == total[1:]
+    rotations = sum(play(GameSetup(1001, rotation, (PlayerSpec(),) * 4)).hands for rotation in range(4))
+    assert int(seed[1]) == rotations, "ours: the four games of the seed, seats rotated"
     assert int(seed[3]) == 21, "the original's game of seed 1001 has 21 hands (tests/data/original/)"
-    assert lines[4].startswith("ours (mj arena, in-process): ") and lines[5].startswith("original (mj-server + 4 mj")
-    ours, theirs = (float(line.split(": ")[1].removesuffix(" hands per CPU-second")) for line in lines[4:6])
+    assert lines[2].startswith("ours (mj arena, in-process): ") and lines[3].startswith("original (mj-server + 4 mj")
+    ours, theirs = (float(line.split(": ")[1].removesuffix(" hands per CPU-second")) for line in lines[2:4])
     assert ours == pytest.approx(int(seed[1]) / float(seed[2]), rel=0.01)
     assert theirs == pytest.approx(int(seed[3]) / float(seed[4]), rel=0.01)
-    assert float(lines[6].removeprefix("ours / original: ")) == pytest.approx(ours / theirs, abs=0.01)
+    assert float(lines[4].removeprefix("ours / original: ")) == pytest.approx(ours / theirs, abs=0.01)

@@ -8,6 +8,7 @@ import re
 import pytest
 
 from conftest import require_original
+from mj import compiled
 from mj.bench import BENCHMARKS
 from mj.cli import main
 from mj.seeds import parse_seeds
@@ -32,7 +33,9 @@ def test_benchmark_prints_a_rate(name: str, capsys: pytest.CaptureFixture[str]) 
 
 def test_score_benchmark_counts_its_scorings(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["bench", "score", "--hands", "5", "--rounds", "3", "--seed", "2"]) == 0
-    assert re.fullmatch(r"15 hand scorings in \d+\.\d{3} s: [\d,]+ per second\n", capsys.readouterr().out)
+    build, scorings = capsys.readouterr().out.splitlines()
+    assert build == compiled.describe(), "every benchmark first says how the hot modules run"
+    assert re.fullmatch(r"15 hand scorings in \d+\.\d{3} s: [\d,]+ per second", scorings)
 
 
 def test_bench_without_a_name_lists_the_benchmarks(capsys: pytest.CaptureFixture[str]) -> None:
@@ -62,7 +65,8 @@ def _the_server_benchmark_plays_original_robots(request: pytest.FixtureRequest) 
 def test_server_benchmark_prints_cpu_per_hand_of_both_servers(capsys: pytest.CaptureFixture[str]) -> None:
     require_original()
     assert main(["bench", "server", "--seeds", "1001"]) == 0
-    lines = capsys.readouterr().out.splitlines()
+    build, *lines = capsys.readouterr().out.splitlines()
+    assert build == compiled.describe()
     assert lines[0].endswith("over a Unix socket")
     assert re.fullmatch(r"start-up alone, included below: original \d+ ms, ours \d+ ms", lines[1])
     assert " ".join(lines[2].split()) == (

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import functools
 import sys
 from pathlib import Path
 
-from mj import bench
+from mj import bench, compiled
 from mj.arena import cli as arena_cli
 from mj.narrate import Narrator
 from mj.replay import ReplayError, read_entries, replay
@@ -46,7 +47,13 @@ def _add_bench(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         about = bench.summary(module)
         parser = names.add_parser(name, help=about, description=about)
         module.add_arguments(parser)
-        parser.set_defaults(run=module.run)
+        parser.set_defaults(run=functools.partial(_bench, module))
+
+
+def _bench(module: bench.Benchmark, args: argparse.Namespace) -> int:
+    """Run a benchmark, first saying whether the hot modules run compiled: its figures depend on it."""
+    print(compiled.describe(), flush=True)
+    return module.run(args)
 
 
 def _play(args: argparse.Namespace) -> int:

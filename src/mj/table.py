@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import NamedTuple
 
 from mj import tiles
 from mj.game.engine import Config, Game, WallSource
@@ -39,16 +38,22 @@ class LoadError(ValueError):
     """A save file that cannot be loaded (``--load-game``); the message says why."""
 
 
-class Delivery(NamedTuple):
+@dataclass(slots=True, init=False)
+class Delivery:
     """A message for one connection; ``logged`` marks the copies the original logs (§12.1).
 
-    A named tuple rather than a frozen dataclass: a table makes one per message and
-    connection, a few hundred per hand, and a tuple is the cheapest to build.
+    A table makes one per message and connection, a few hundred per hand.
     """
 
     connection: int
     message: C.CMsg
     logged: bool
+
+    # Written out, not generated: see mj.compiled on value classes built per message.
+    def __init__(self, connection: int, message: C.CMsg, logged: bool) -> None:
+        self.connection = connection
+        self.message = message
+        self.logged = logged
 
 
 @dataclass(frozen=True, slots=True)
@@ -227,7 +232,7 @@ class Table:
         try:
             message = P.decode(line)
         except ProtocolError:
-            self.connections.setdefault(connection, Connection()).seqno += 1
+            self._connection(connection).seqno += 1
             self._error(connection, "Protocol error")
             return self._take()
         return self.receive_message(connection, message)
@@ -238,7 +243,7 @@ class Table:
         In-process players (the arena's robots) hand their moves over as messages:
         a message reads back from its line unchanged, so only the wire is skipped.
         """
-        conn = self.connections.setdefault(connection, Connection())
+        conn = self._connection(connection)
         conn.seqno += 1
         try:
             self._dispatch(connection, conn, message)
@@ -247,6 +252,13 @@ class Table:
             if exc.then:
                 self._route(list(exc.then))
         return self._take()
+
+    def _connection(self, connection: int) -> Connection:
+        """The state of ``connection``, new if it has sent nothing before (made only then: one per line otherwise)."""
+        conn = self.connections.get(connection)
+        if conn is None:
+            conn = self.connections[connection] = Connection()
+        return conn
 
     def timeout(self) -> list[Delivery]:
         """The claim timer ran out."""

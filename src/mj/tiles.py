@@ -45,7 +45,7 @@ _HONOUR_CODES: Final = {
 
 #: The 34 ordinary tile kinds in the original's order (B, C, D, winds, dragons).
 KINDS: Final[tuple[Tile, ...]] = (
-    *(s + n for s in SUITS for n in range(1, 10)),
+    *[s + n for s in SUITS for n in range(1, 10)],
     EAST_WIND,
     SOUTH_WIND,
     WEST_WIND,
@@ -56,8 +56,8 @@ KINDS: Final[tuple[Tile, ...]] = (
 )
 #: Flowers 1F-4F then seasons 1S-4S, one copy each.
 SPECIALS: Final[tuple[Tile, ...]] = (
-    *(FLOWER + n for n in range(1, 5)),
-    *(SEASON + n for n in range(1, 5)),
+    *[FLOWER + n for n in range(1, 5)],
+    *[SEASON + n for n in range(1, 5)],
 )
 ALL_TILES: Final = (*KINDS, *SPECIALS)
 NUM_KINDS: Final = 34

@@ -1,14 +1,18 @@
 """Hands per CPU-second on one core: four default robots in our arena, and the original system on the same seeds.
 
-Run as ``mj bench arena [--seeds 1001-1003]``. For each seed, one game of four
-robots of the default level is played twice:
+Run as ``mj bench arena [--seeds 1001-1003]``. Each seed is played by four robots
+of the default level on both systems:
 
-* ours: :func:`mj.arena.game.play`, in this process (the table and the four
-  robots in-process, no sockets), timed with this process's CPU clock;
+* ours: the seed's four games of ``mj arena`` (the duplicate format: seats rotated),
+  each with :func:`mj.arena.game.play`, in this process (the table and the four
+  robots in-process, no sockets), timed with this process's CPU clock; the first
+  game pays for filling the robots' tables, as in any tournament;
 * the original's: ``/usr/games/mj-server --seed N --timeout 0`` with four
   ``/usr/games/mj-player`` robots over a Unix socket (the harness of
   :mod:`mj.server.robotgame`), timed by the user + system CPU of all five
-  processes (:func:`resource.getrusage` of the children this process reaped).
+  processes (:func:`resource.getrusage` of the children this process reaped);
+  one game per seed, since its four robots are alike and rotating them would
+  replay the same game.
 
 The seeds deal the same walls in both systems; the robots differ, so the games do
 after the first discards, and the comparison is per hand. Printed: per seed and in
@@ -26,7 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
-from mj.arena.game import GameSetup, play
+from mj.arena.game import SEATS, GameSetup, play
 from mj.arena.players import PlayerSpec
 from mj.bench import versus
 from mj.bench.versus import BenchError
@@ -49,10 +53,10 @@ class Measured:
 
 
 def ours(seed: int) -> Measured:
-    """One game of four default robots in the arena, on this process's CPU clock."""
+    """The four games (seats rotated) of four default robots in the arena, on this process's CPU clock."""
     started = time.process_time()
-    record = play(GameSetup(seed, 0, (PlayerSpec(),) * 4))
-    return Measured(record.hands, time.process_time() - started)
+    hands = sum(play(GameSetup(seed, rotation, (PlayerSpec(),) * SEATS)).hands for rotation in range(SEATS))
+    return Measured(hands, time.process_time() - started)
 
 
 def _children_cpu() -> float:

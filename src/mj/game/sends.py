@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from mj.protocol.cmsg import CMsg
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, init=False)
 class Send:
     """One message for some players.
 
@@ -20,6 +20,12 @@ class Send:
     to: tuple[int, ...] | None
     message: CMsg
     logged_for: tuple[int, ...]
+
+    # Written out, not generated: see mj.compiled on value classes built per message.
+    def __init__(self, to: tuple[int, ...] | None, message: CMsg, logged_for: tuple[int, ...]) -> None:
+        self.to = to
+        self.message = message
+        self.logged_for = logged_for
 
 
 class IllegalMove(Exception):

@@ -42,7 +42,8 @@ def counts(tiles: Iterable[Tile]) -> list[int]:
     of tests: the robots count every tile in sight at every decision.)
     """
     vector = [0] * (NUM_KINDS + 1)
-    for i in map(_SLOT.__getitem__, tiles):
-        vector[i] += 1
+    slot = _SLOT
+    for tile in tiles:
+        vector[slot[tile]] += 1
     vector.pop()
     return vector

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from functools import cache
 from typing import Final, NamedTuple
 
@@ -54,8 +55,13 @@ class Readings(NamedTuple):
     headed: Frontier
 
 
-class GroupInfo(NamedTuple):
-    """Everything the shanten functions need from one group's counts."""
+@dataclass(slots=True, init=False)
+class GroupInfo:
+    """Everything the shanten functions need from one group's counts.
+
+    A class rather than a named tuple: compiled by mypyc, its fields are read
+    straight from the object, and the robots read them for every discard they weigh.
+    """
 
     readings: int  #: interned :class:`Readings` id
     pairs: int  #: pairs held, four of a kind counting twice (seven pairs)
@@ -64,6 +70,18 @@ class GroupInfo(NamedTuple):
     pattern: Pattern  #: the group's counts
     suited: bool  #: a suit (else the honours)
     number: int  #: this entry's own number, a short key for the tables built on it
+
+    # Written out, not generated: see mj.compiled on value classes built per message.
+    def __init__(
+        self, readings: int, pairs: int, major_kinds: int, major_pair: bool, pattern: Pattern, suited: bool, number: int
+    ) -> None:
+        self.readings = readings
+        self.pairs = pairs
+        self.major_kinds = major_kinds
+        self.major_pair = major_pair
+        self.pattern = pattern
+        self.suited = suited
+        self.number = number
 
 
 def _pareto(options: Sequence[tuple[int, int]]) -> Frontier:
@@ -75,10 +93,10 @@ def _pareto(options: Sequence[tuple[int, int]]) -> Frontier:
     return tuple(kept)
 
 
-_readings_ids: dict[Readings, int] = {}
-_readings_by_id: list[Readings] = []
-_merged: dict[int, int] = {}
-_best: dict[int, int] = {}
+_readings_ids: Final[dict[Readings, int]] = {}
+_readings_by_id: Final[list[Readings]] = []
+_merged: Final[dict[int, int]] = {}
+_best: Final[dict[int, int]] = {}
 
 
 def _intern(readings: Readings) -> int:
@@ -212,7 +230,7 @@ def _honour_id(pattern: Pattern) -> int:
     return _intern(_honour_readings(pattern))
 
 
-_group_count = itertools.count()
+_group_count: Final = itertools.count()
 #: The readings of an empty group.
 _NOTHING: Final = _intern(Readings(((0, 0),), ()))
 
@@ -338,9 +356,9 @@ _NUMBER_BITS: Final = 24
 
 # The tables of :func:`_changed`, :func:`useful_draws` and :func:`_draws_by_readings`,
 # on keys packing group numbers, readings ids and small values.
-_changes: dict[int, tuple[GroupInfo | None, ...]] = {}
-_lowering: dict[int, tuple[int, ...]] = {}
-_readings_after_draw: dict[int, tuple[tuple[int, tuple[int, ...]], ...]] = {}
+_changes: Final[dict[int, tuple[GroupInfo | None, ...]]] = {}
+_lowering: Final[dict[int, tuple[int, ...]]] = {}
+_readings_after_draw: Final[dict[int, tuple[tuple[int, tuple[int, ...]], ...]]] = {}
 
 
 def _changed(group: GroupInfo, delta: int) -> tuple[GroupInfo | None, ...]:

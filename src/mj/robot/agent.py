@@ -47,7 +47,7 @@ from mj.tiles import BLANK, Tile
 NOT_READY = "Can't discard until everybody's ready"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, init=False)
 class _Sent:
     """A message the robot produced and why, to make sense of an ``Error`` about it."""
 
@@ -56,6 +56,12 @@ class _Sent:
     #: decision point ``point``) or "other".
     context: str
     point: Hashable
+
+    # Written out, not generated: see mj.compiled on value classes built per message.
+    def __init__(self, msg: P.PMsg, context: str, point: Hashable) -> None:
+        self.msg = msg
+        self.context = context
+        self.point = point
 
 
 #: The messages :meth:`Robot._reply` may answer.

@@ -38,15 +38,24 @@ from mj import tiles
 from mj.robot.view import SeatView
 from mj.tiles import NUM_KINDS, Tile, kind_index
 
+# The float tables are typed as variable-length tuples: mypyc 2.4 loses a fixed-length
+# tuple of floats held in a Final ("value for final name was not set").
+
 #: Readiness by exposed sets (0..4): ``min(cap, max(0, start + per_discard * discards))``.
-READINESS: Final = ((-0.075, 0.025, 0.45), (-0.07, 0.035, 0.55), (0.0, 0.04, 0.5), (0.4, 0.025, 0.8), (1.0, 0.0, 1.0))
+READINESS: Final[tuple[tuple[float, float, float], ...]] = (
+    (-0.075, 0.025, 0.45),
+    (-0.07, 0.035, 0.55),
+    (0.0, 0.04, 0.5),
+    (0.4, 0.025, 0.8),
+    (1.0, 0.0, 1.0),
+)
 #: Wait chance of a middle tile (3 or 7) with three copies unseen, nothing else known.
 BASE: Final = 0.18
 #: Factors by rank 1..9.
-RANK: Final = (0.44, 0.63, 1.0, 0.87, 0.68, 0.87, 1.0, 0.63, 0.44)
+RANK: Final[tuple[float, ...]] = (0.44, 0.63, 1.0, 0.87, 0.68, 0.87, 1.0, 0.63, 0.44)
 #: Factors by unseen copies (0..4) of a suited tile and of an honour.
-SUITED_UNSEEN: Final = (0.32, 0.69, 0.78, 1.0, 1.0)
-HONOUR_UNSEEN: Final = (0.0, 0.03, 0.47, 0.35, 0.35)
+SUITED_UNSEEN: Final[tuple[float, ...]] = (0.32, 0.69, 0.78, 1.0, 1.0)
+HONOUR_UNSEEN: Final[tuple[float, ...]] = (0.0, 0.03, 0.47, 0.35, 0.35)
 #: Factors for a kind another player discarded earlier in the hand (let pass), suited and honour.
 SUITED_PASSED: Final = 0.5
 HONOUR_PASSED: Final = 0.18

@@ -19,13 +19,19 @@ from mj import hand
 from mj.tiles import KINDS, NUM_KINDS, Tile, kind_index
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, init=False)
 class DiscardOption:
     """What discarding ``tile`` leaves: shanten of the rest and the unseen tiles improving it."""
 
     tile: Tile
     shanten: int
     ukeire: int
+
+    # Written out, not generated: see mj.compiled on value classes built per message.
+    def __init__(self, tile: Tile, shanten: int, ukeire: int) -> None:
+        self.tile = tile
+        self.shanten = shanten
+        self.ukeire = ukeire
 
 
 def shanten(vector: Sequence[int], sets: int, seven_pairs: bool) -> int:
@@ -60,7 +66,10 @@ def discard_options(
 
 def _option(kind: int, shanten: int, draws: Sequence[int], unseen: Sequence[int]) -> DiscardOption:
     """The discard of ``kind`` leaving ``shanten``, counting the unseen copies of the ``draws`` that lower it."""
-    return DiscardOption(KINDS[kind], shanten, sum(map(unseen.__getitem__, draws)))
+    ukeire = 0
+    for draw in draws:  # a plain loop: compiled, it indexes directly, where map() would call back into Python
+        ukeire += unseen[draw]
+    return DiscardOption(KINDS[kind], shanten, ukeire)
 
 
 def best_shanten_after_discard(vector: Sequence[int], sets: int, seven_pairs: bool) -> int:
@@ -76,11 +85,19 @@ def without(vector: Sequence[int], *removed: Tile) -> list[int]:
     return work
 
 
+# WIN_LOGIT is typed as a variable-length tuple: mypyc 2.4 loses a fixed-length tuple of
+# floats held in a Final ("value for final name was not set").
+
 #: Logistic model of the chance to win the hand after a discard, by the shanten left
 #: (0..3): (constant, per 10 useful unseen tiles, per full live wall). Fitted on our
 #: robot's hands against three original robots (tuning seeds); a hand further than
 #: 3 from ready is read as 3 with :data:`FURTHER` per extra step.
-WIN_LOGIT: Final = ((-1.905, 1.489, 2.181), (-3.374, 0.304, 3.488), (-3.717, 0.099, 3.358), (-4.692, 0.104, 3.817))
+WIN_LOGIT: Final[tuple[tuple[float, float, float], ...]] = (
+    (-1.905, 1.489, 2.181),
+    (-3.374, 0.304, 3.488),
+    (-3.717, 0.099, 3.358),
+    (-4.692, 0.104, 3.817),
+)
 FURTHER: Final = -1.0
 #: Live tiles at the start of a hand with flowers and a 14-tile dead wall (the scale of the model).
 FULL_WALL: Final = 77

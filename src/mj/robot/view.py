@@ -51,7 +51,7 @@ class Phase(Enum):
     MAHJONGING = "declaring the hands"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, init=False)
 class Pending:
     """A tile others may claim: a discard, or a kong being made (which may be robbed)."""
 
@@ -61,8 +61,15 @@ class Pending:
     #: None for a discard; for a kong, how it is being made.
     kong: KongOrigin | None = None
 
+    # Written out, not generated: see mj.compiled on value classes built per message.
+    def __init__(self, who: int, tile: Tile, serial: int, kong: KongOrigin | None = None) -> None:
+        self.who = who
+        self.tile = tile
+        self.serial = serial
+        self.kong = kong
 
-@dataclass(frozen=True, slots=True)
+
+@dataclass(slots=True, init=False)
 class DiscardRecord:
     """One discard of the current hand, in table order; claimed discards stay on record.
 
@@ -78,6 +85,13 @@ class DiscardRecord:
     serial: int
     #: The player who claimed it (for a set or for mah-jong), None while nobody has.
     claimed_by: int | None = None
+
+    # Written out, not generated: see mj.compiled on value classes built per message.
+    def __init__(self, who: int, tile: Tile, serial: int, claimed_by: int | None = None) -> None:
+        self.who = who
+        self.tile = tile
+        self.serial = serial
+        self.claimed_by = claimed_by
 
 
 @dataclass(slots=True)

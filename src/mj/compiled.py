@@ -1,0 +1,104 @@
+"""Which modules are compiled to C with mypyc, and whether this installation runs them compiled.
+
+A robot's every decision walks the hand analysis, and the table runs the engine for
+every message, so these modules are where the arena and the server spend their CPU.
+mypyc compiles them from the same typed source (``setup.py`` builds what
+:data:`MODULES` lists); compiled, the arena plays about 1.7 times as many hands per
+CPU-second. Everything else stays Python: the server's and the web client's I/O, the
+arena's driver, and the protocol codec, whose per-message encoders are generated
+with ``exec`` at import.
+
+Left out on purpose, though they are on hot paths:
+
+* ``mj.rules.classical.rules``: other rule systems subclass :class:`ClassicalRules`
+  in Python, which a compiled class forbids;
+* ``mj.robot.personality`` and ``mj.rules.options``: their frozen dataclasses travel
+  to the arena's worker processes by pickle, which mypyc's frozen classes refuse.
+
+Value classes that the hot modules build for every message or every discard
+weighed are dataclasses with ``init=False`` and an ``__init__`` written out: mypyc
+compiles that one to C, while the ``__init__`` a dataclass generates stays Python
+(about fifteen times slower to call). Such classes are not frozen, since a frozen
+one can only be built through ``object.__setattr__``; nothing assigns to them.
+
+An edited module keeps running its old compiled code until it is rebuilt (``make
+compiled``, which ``make test`` and ``make play`` run); :func:`stale` names such
+modules so that the tests and the benchmarks can refuse them.
+"""
+
+from __future__ import annotations
+
+import importlib.machinery
+import importlib.util
+from pathlib import Path
+from typing import Final
+
+#: The compiled modules (``setup.py`` builds these; ``MJ_NO_EXTENSIONS=1`` builds none).
+MODULES: Final = (
+    "mj.tiles",
+    "mj.melds",
+    "mj.hand",
+    "mj.hand.complete",
+    "mj.hand.counting",
+    "mj.hand.distance",
+    "mj.game.engine",
+    "mj.game.seat",
+    "mj.game.sends",
+    "mj.game.wall",
+    "mj.rules.ruleset",
+    "mj.rules.classical.danger",
+    "mj.rules.classical.facts",
+    "mj.rules.classical.scoring",
+    "mj.rules.classical.settlement",
+    "mj.robot.agent",
+    "mj.robot.declare",
+    "mj.robot.defence",
+    "mj.robot.evaluate",
+    "mj.robot.levels",
+    "mj.robot.moves",
+    "mj.robot.strategy",
+    "mj.robot.view",
+    "mj.table",
+)
+
+#: The root of the ``mj`` package (a namespace package: no ``__init__`` to ask).
+PACKAGE: Final = Path(__file__).parent
+
+
+def source(module: str) -> Path:
+    """The Python source of ``module``, one of :data:`MODULES`."""
+    path = PACKAGE.parent.joinpath(*module.split("."))
+    return path / "__init__.py" if path.is_dir() else path.with_suffix(".py")
+
+
+def extension(module: str) -> Path | None:
+    """The compiled file Python would import for ``module``, or None when it would import the source."""
+    spec = importlib.util.find_spec(module)
+    if spec is None or not isinstance(spec.loader, importlib.machinery.ExtensionFileLoader):
+        return None
+    return Path(spec.loader.path)
+
+
+def compiled() -> list[str]:
+    """The modules of :data:`MODULES` that this installation runs compiled."""
+    return [module for module in MODULES if extension(module) is not None]
+
+
+def stale() -> list[str]:
+    """Compiled modules whose source was edited after they were built: they run the old code."""
+    result = []
+    for module in MODULES:
+        built = extension(module)
+        if built is not None and source(module).stat().st_mtime > built.stat().st_mtime:
+            result.append(module)
+    return result
+
+
+def describe() -> str:
+    """One line saying how this installation runs: what benchmark figures depend on."""
+    done = compiled()
+    if not done:
+        return "build: pure Python (no module compiled; `make compiled` compiles them with mypyc)"
+    old = stale()
+    note = f"; STALE, edited since built: {', '.join(old)} (run `make compiled`)" if old else ""
+    return f"build: {len(done)} of {len(MODULES)} hot modules compiled with mypyc{note}"
