@@ -5,7 +5,7 @@ every message, so these modules are where the arena and the server spend their C
 mypyc compiles them from the same typed source (``setup.py`` builds what
 :data:`MODULES` lists); compiled, the arena plays about 1.7 times as many hands per
 CPU-second. Everything else stays Python: the server's and the web client's I/O, the
-arena's driver, and the protocol codec, whose per-message encoders are generated
+arena's set-up and reports, and the protocol codec, whose per-message encoders are generated
 with ``exec`` at import.
 
 Left out on purpose, though they are on hot paths:
@@ -59,6 +59,7 @@ MODULES: Final = (
     "mj.robot.strategy",
     "mj.robot.view",
     "mj.table",
+    "mj.arena.exchange",
 )
 
 #: The root of the ``mj`` package (a namespace package: no ``__init__`` to ask).

@@ -22,25 +22,20 @@ against our table as it checks the original's logs.
 from __future__ import annotations
 
 import contextlib
-from collections import deque
-from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
+from mj.arena.exchange import exchange
 from mj.arena.players import PlayerSpec
 from mj.arena.stats import PlayerGame
 from mj.arena.tally import GameTally
-from mj.protocol import cmsg as C
-from mj.protocol import pmsg as P
 from mj.robot.agent import Robot
 from mj.rules.options import OptionEntry
 from mj.server.logwriter import LogWriter
-from mj.table import PROTOCOL_VERSION, Table, TableSettings
+from mj.table import Table, TableSettings
 
 SEATS: Final = 4
-#: What ends every line a robot sends (the log keeps a received line's terminator).
-_TERMINATOR: Final = "\r\n"
 
 
 class GameError(Exception):
@@ -86,7 +81,7 @@ def play(setup: GameSetup) -> GameRecord:
         log = None
         if setup.log is not None:
             log = LogWriter(stack.enter_context(setup.log.open("wb")), owned=False)
-        _exchange(table, robots, [f"Robot{player + 1}" for player in order], tally, log)
+        exchange(table, robots, [f"Robot{player + 1}" for player in order], tally, log)
     if not tally.game_over:
         raise GameError(f"seed {setup.seed} rotation {setup.rotation}: play stopped in hand {tally.hands}")
     players = [PlayerGame.from_tally(tally, place + 1) for place in range(SEATS)]
@@ -98,42 +93,3 @@ def play(setup: GameSetup) -> GameRecord:
         tuple(players[order.index(player)] for player in range(SEATS)),
         tuple(refusals[order.index(player)] for player in range(SEATS)),
     )
-
-
-def _exchange(
-    table: Table, robots: Sequence[Robot], names: Sequence[str], tally: GameTally, log: LogWriter | None
-) -> None:
-    """Carry messages between the table and the robots until nobody has anything to send.
-
-    Robot ``k`` is on connection ``k + 1``. A robot leaves after the ``GameOver``
-    (as ``mj-player`` exits), so nothing more is handed to it.
-    """
-    sent: list[list[P.PMsg]] = [[] for _ in robots]
-    playing = [True] * len(robots)
-    queue: deque[tuple[int, P.PMsg]] = deque()
-    for k, name in enumerate(names):
-        table.open(k + 1)
-        queue.append((k, P.Connect(PROTOCOL_VERSION, 0, name)))
-    while queue:
-        k, move = queue.popleft()
-        sent[k].append(move)
-        if log is not None:
-            log.received(k + 1, move.encode() + _TERMINATOR)
-        for delivery in table.receive_message(k + 1, move):
-            message = delivery.message
-            if delivery.logged:
-                tally.observe(message)
-                if log is not None:
-                    log.sent(delivery.connection, message.encode())
-            to = delivery.connection - 1
-            if not playing[to]:
-                continue
-            robot = robots[to]
-            if isinstance(message, C.Error):
-                # The table numbers a connection's lines from 1: the refused move is that line.
-                answers = robot.refused(sent[to][message.seqno - 1], message.text)
-            else:
-                answers = robot.receive(message)
-                playing[to] = not isinstance(message, C.GameOver)
-            if answers:
-                queue.extend((to, answer) for answer in answers)
