@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Final
 
-from mj.tiles import KINDS, NUM_KINDS, Tile, is_major
+from mj.tiles import ALL_TILES, KINDS, NUM_KINDS, Tile, is_major
 
 #: Start index of each suit's 9 counts (bamboo, characters, circles) in a count vector.
 SUIT_STARTS: Final = (0, 9, 18)
@@ -23,14 +23,18 @@ GROUP_OF: Final = tuple(min(i // 9, 3) for i in range(NUM_KINDS))
 MAJOR_INDICES: Final = tuple(i for i, t in enumerate(KINDS) if is_major(t))
 
 
-class _Slots(dict[Tile, int]):
-    """Each tile's position in a count vector; anything else (flowers, seasons, blanks...) the extra last one."""
+def _slots() -> list[int]:
+    """Each tile code's position in a count vector; for anything else (flowers, seasons, blanks) the extra last one.
 
-    def __missing__(self, tile: Tile) -> int:
-        return NUM_KINDS
+    A list indexed by code rather than a dict: compiled, a look-up is one load.
+    """
+    slots = [NUM_KINDS] * (max(ALL_TILES) + 1)
+    for index, tile in enumerate(KINDS):
+        slots[tile] = index
+    return slots
 
 
-_SLOT: Final = _Slots({t: i for i, t in enumerate(KINDS)})
+_SLOT: Final = _slots()
 
 
 def counts(tiles: Iterable[Tile]) -> list[int]:
