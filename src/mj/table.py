@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Final
 
 from mj import tiles
 from mj.game.engine import Config, Game, WallSource
@@ -114,6 +115,23 @@ class PlayerRecord:
     id: int
     name: str
     connection: int | None
+
+
+#: The messages the table answers itself (:meth:`Table._dispatch`); every other one is for the game.
+_TABLE_MESSAGES: Final = frozenset(
+    {
+        P.Connect,
+        P.AuthInfo,
+        P.ListGameOptions,
+        P.QueryGameOption,
+        P.SetPlayerOption,
+        P.SendMessage,
+        P.SaveState,
+        P.LoadState,
+        P.Disconnect,
+        P.RequestReconnect,
+    }
+)
 
 
 @dataclass(slots=True)
@@ -376,6 +394,9 @@ class Table:
     # ------------------------------------------------------------------ dispatch
 
     def _dispatch(self, connection: int, conn: Connection, message: P.PMsg) -> None:
+        if type(message) not in _TABLE_MESSAGES:
+            self._move(conn, message)  # most lines: found with one look-up, not a test per message kind
+            return
         if isinstance(message, P.Connect):
             self._connect(connection, conn, message)
             return
@@ -412,6 +433,11 @@ class Table:
         if isinstance(message, P.RequestReconnect):
             self._request_reconnect(connection, conn)
             return
+
+    def _move(self, conn: Connection, message: P.PMsg) -> None:
+        """A line that is not for the table itself: a move for the game (or a password change)."""
+        if conn.player is None:
+            raise IllegalMove("You must connect first")
         if not self.active or self.game is None or self.game.game_over:
             raise IllegalMove("Game not active", logged=False)
         if isinstance(message, P.NewAuthInfo):
