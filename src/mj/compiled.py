@@ -3,7 +3,7 @@
 A robot's every decision walks the hand analysis, and the table runs the engine for
 every message, so these modules are where the arena and the server spend their CPU.
 mypyc compiles them from the same typed source (``setup.py`` builds what
-:data:`MODULES` lists); compiled, the arena plays about 1.7 times as many hands per
+:data:`MODULES` lists); compiled, the arena plays about twice as many hands per
 CPU-second. Everything else stays Python: the server's and the web client's I/O, the
 arena's set-up and reports, and the protocol codec, whose per-message encoders are generated
 with ``exec`` at import.
