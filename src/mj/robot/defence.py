@@ -30,7 +30,6 @@ over the opponents (:func:`assess`).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
@@ -69,6 +68,9 @@ OWN_DISCARD: Final = 0.004
 PASSED_SINCE: Final = 0.001
 
 
+#: Every kind index, what :func:`assess` weighs by default. (The functions here take lists,
+#: not any sequence: compiled by mypyc, a list is indexed and walked without calls.)
+ALL_KINDS: Final = list(range(NUM_KINDS))
 #: The first honour's kind index (the suits come first).
 _HONOURS: Final = kind_index(tiles.EAST_WIND)
 
@@ -100,19 +102,15 @@ def readiness(view: SeatView, pid: int) -> float:
     return min(cap, max(0.0, start + per_discard * len(view.discards_of(pid))))
 
 
-def wait_chances(
-    view: SeatView, pid: int, unseen: Sequence[int], kinds: Iterable[int] = range(NUM_KINDS)
-) -> list[float]:
+def wait_chances(view: SeatView, pid: int, unseen: list[int], kinds: list[int] = ALL_KINDS) -> list[float]:
     """By kind index, the chance that the kind completes ``pid``'s hand if ``pid`` is ready (of ``kinds``, else 0)."""
-    own_tiles: set[Tile] = set()
-    passed_tiles: set[Tile] = set()
+    own: set[int] = set()
+    passed: set[int] = set()
     for record in view.timeline:
         if record.who == pid:
-            own_tiles.add(record.tile)
+            own.add(kind_index(record.tile))
         elif record.claimed_by != pid:
-            passed_tiles.add(record.tile)
-    own = set(map(kind_index, own_tiles))
-    passed = set(map(kind_index, passed_tiles))
+            passed.add(kind_index(record.tile))
     since = view.passed_since_turn(pid)
     result = [0.0] * NUM_KINDS
     for k in kinds:
@@ -127,7 +125,7 @@ def wait_chances(
     return result
 
 
-def _suited_factor(k: int, unseen: Sequence[int], own: set[int]) -> float:
+def _suited_factor(k: int, unseen: list[int], own: set[int]) -> float:
     """The suited tile's share of the base wait chance: rank, copies, suji, kabe, neighbours."""
     factor = RANK[k % 9] * SUITED_UNSEEN[unseen[k]]
     for beyond, near, far in _SIDES[k]:
@@ -155,7 +153,7 @@ class Danger:
         return self.deal_in[kind_index(tile)]
 
 
-def assess(view: SeatView, unseen: Sequence[int] | None = None, kinds: Sequence[int] = range(NUM_KINDS)) -> Danger:
+def assess(view: SeatView, unseen: list[int] | None = None, kinds: list[int] = ALL_KINDS) -> Danger:
     """The deal-in chance of every kind, combining each opponent's readiness and wait chances.
 
     ``unseen`` is the view's :meth:`~mj.robot.view.SeatView.unseen_counts`, when the caller has them already;
