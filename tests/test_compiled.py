@@ -11,6 +11,7 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -38,12 +39,29 @@ for seed in {SEEDS!r}:
 """
 
 
-def test_every_hot_module_runs_compiled() -> None:
+def require_compiled() -> list[str]:
+    """The compiled modules; the calling test skips on a pure build, except under ``MJ_REQUIRE_COMPILED=1``."""
     built = compiled.compiled()
     if not built and os.environ.get("MJ_REQUIRE_COMPILED", "") in ("", "0"):
         pytest.skip("pure Python build (run `make compiled`)")
-    assert built == list(compiled.MODULES), compiled.describe()
+    return built
+
+
+def test_every_hot_module_runs_compiled() -> None:
+    assert require_compiled() == list(compiled.MODULES), compiled.describe()
     assert not compiled.stale()
+
+
+def test_a_module_edited_after_its_build_is_reported_stale(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    require_compiled()
+    edited = tmp_path / "tiles.py"
+    edited.touch()
+    later = time.time() + 60
+    os.utime(edited, (later, later))
+    source = compiled.source
+    monkeypatch.setattr(compiled, "source", lambda module: edited if module == "mj.tiles" else source(module))
+    assert compiled.stale() == ["mj.tiles"]
+    assert compiled.describe().endswith("; STALE, edited since built: mj.tiles (run `make compiled`)")
 
 
 def test_compiled_and_pure_python_play_the_same_games(tmp_path: Path) -> None:

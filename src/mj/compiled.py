@@ -86,7 +86,13 @@ def compiled() -> list[str]:
 
 
 def stale() -> list[str]:
-    """Compiled modules whose source was edited after they were built: they run the old code."""
+    """Compiled modules whose source was edited after they were built: they run the old code.
+
+    Only a source checkout (``setup.py`` beside ``src``) is checked: there the build
+    is in place and edits happen. An installed wheel's file dates say nothing.
+    """
+    if not (PACKAGE.parent.parent / "setup.py").exists():
+        return []
     result = []
     for module in MODULES:
         built = extension(module)
