@@ -21,6 +21,10 @@ compiles that one to C, while the ``__init__`` a dataclass generates stays Pytho
 (about fifteen times slower to call). Such classes are not frozen, since a frozen
 one can only be built through ``object.__setattr__``; nothing assigns to them.
 
+Tables of floats held in a ``Final`` are typed as variable-length tuples
+(``tuple[float, ...]``): mypyc 2.4 loses a fixed-length tuple of floats held in a
+``Final`` ("value for final name was not set").
+
 An edited module keeps running its old compiled code until it is rebuilt (``make
 compiled``, which ``make test`` and ``make play`` run); :func:`stale` names such
 modules so that the tests and the benchmarks can refuse them.

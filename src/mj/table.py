@@ -117,11 +117,9 @@ class PlayerRecord:
     connection: int | None
 
 
-#: The messages the table answers itself (:meth:`Table._dispatch`); every other one is for the game.
+#: The messages a connected player sends the table itself (:meth:`Table._dispatch`); every other one is for the game.
 _TABLE_MESSAGES: Final = frozenset(
     {
-        P.Connect,
-        P.AuthInfo,
         P.ListGameOptions,
         P.QueryGameOption,
         P.SetPlayerOption,
@@ -394,9 +392,6 @@ class Table:
     # ------------------------------------------------------------------ dispatch
 
     def _dispatch(self, connection: int, conn: Connection, message: P.PMsg) -> None:
-        if type(message) not in _TABLE_MESSAGES:
-            self._move(conn, message)  # most lines: found with one look-up, not a test per message kind
-            return
         if isinstance(message, P.Connect):
             self._connect(connection, conn, message)
             return
@@ -405,44 +400,34 @@ class Table:
             return
         if conn.player is None:
             raise IllegalMove("You must connect first")
-        if isinstance(message, P.ListGameOptions):
+        player = conn.player
+        if type(message) not in _TABLE_MESSAGES:
+            # A move for the game (most lines): told apart by one look-up, not a test per kind.
+            if not self.active or self.game is None or self.game.game_over:
+                raise IllegalMove("Game not active", logged=False)
+            if isinstance(message, P.NewAuthInfo):
+                raise IllegalMove("Password changing not supported")
+            self._play(self.game.apply(player, message))
+        elif isinstance(message, P.ListGameOptions):
             for entry in self._option_entries():
                 self._deliver(connection, C.GameOption(0, entry))
-            return
-        if isinstance(message, P.QueryGameOption):
+        elif isinstance(message, P.QueryGameOption):
             found = next((e for e in self._option_entries() if e.name == message.name), None)
             if found is None:
                 raise IllegalMove("Option not known")
             self._deliver(connection, C.GameOption(0, found))
-            return
-        if isinstance(message, P.SetPlayerOption):
+        elif isinstance(message, P.SetPlayerOption):
             self._set_player_option(connection, conn, message)
-            return
-        if isinstance(message, P.SendMessage):
-            self._send_message(connection, conn.player, message)
-            return
-        if isinstance(message, P.SaveState):
-            self._save_state(conn.player, message.filename)
-            return
-        if isinstance(message, P.LoadState):
+        elif isinstance(message, P.SendMessage):
+            self._send_message(connection, player, message)
+        elif isinstance(message, P.SaveState):
+            self._save_state(player, message.filename)
+        elif isinstance(message, P.LoadState):
             self._load_state(message)
-            return
-        if isinstance(message, P.Disconnect):
+        elif isinstance(message, P.Disconnect):
             self.closing.add(connection)
-            return
-        if isinstance(message, P.RequestReconnect):
+        elif isinstance(message, P.RequestReconnect):
             self._request_reconnect(connection, conn)
-            return
-
-    def _move(self, conn: Connection, message: P.PMsg) -> None:
-        """A line that is not for the table itself: a move for the game (or a password change)."""
-        if conn.player is None:
-            raise IllegalMove("You must connect first")
-        if not self.active or self.game is None or self.game.game_over:
-            raise IllegalMove("Game not active", logged=False)
-        if isinstance(message, P.NewAuthInfo):
-            raise IllegalMove("Password changing not supported")
-        self._play(self.game.apply(conn.player, message))
 
     def _save_state(self, player: int, requested: str) -> None:
         """``SaveState``: the save file is the table's own messages (§10.2), written by the saver."""

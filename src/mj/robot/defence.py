@@ -37,8 +37,7 @@ from mj import tiles
 from mj.robot.view import SeatView
 from mj.tiles import NUM_KINDS, Tile, kind_index
 
-# The float tables are typed as variable-length tuples: mypyc 2.4 loses a fixed-length
-# tuple of floats held in a Final ("value for final name was not set").
+# The float tables are typed as variable-length tuples: see mj.compiled.
 
 #: Readiness by exposed sets (0..4): ``min(cap, max(0, start + per_discard * discards))``.
 READINESS: Final[tuple[tuple[float, float, float], ...]] = (

@@ -85,8 +85,7 @@ def without(vector: Sequence[int], *removed: Tile) -> list[int]:
     return work
 
 
-# WIN_LOGIT is typed as a variable-length tuple: mypyc 2.4 loses a fixed-length tuple of
-# floats held in a Final ("value for final name was not set").
+# WIN_LOGIT is typed as a variable-length tuple: see mj.compiled on float tables.
 
 #: Logistic model of the chance to win the hand after a discard, by the shanten left
 #: (0..3): (constant, per 10 useful unseen tiles, per full live wall). Fitted on our
