@@ -64,10 +64,10 @@ def _the_server_benchmark_plays_original_robots(request: pytest.FixtureRequest) 
 
 def test_server_benchmark_prints_cpu_per_hand_of_both_servers(capsys: pytest.CaptureFixture[str]) -> None:
     require_original()
-    assert main(["bench", "server", "--seeds", "1001"]) == 0
+    assert main(["bench", "server", "--seeds", "1001", "--repeat", "2"]) == 0
     build, *lines = capsys.readouterr().out.splitlines()
     assert build == compiled.describe()
-    assert lines[0].endswith("over a Unix socket")
+    assert lines[0].endswith("over a Unix socket, medians of 2 runs")
     assert re.fullmatch(r"start-up alone, included below: original \d+ ms, ours \d+ ms", lines[1])
     assert " ".join(lines[2].split()) == (
         "seed hands original ms/hand ours ms/hand ours/original"
@@ -85,6 +85,14 @@ def test_server_benchmark_prints_cpu_per_hand_of_both_servers(capsys: pytest.Cap
     assert ratio == pytest.approx(ours / original, abs=0.06)
     assert 0 < steady_ours < ours, "without our start-up, each hand costs less"
     assert steady_ratio == pytest.approx(steady_ours / steady_original, abs=0.06)
+
+
+@pytest.mark.parametrize("repeat", ["0", "-1", "x"])
+def test_server_benchmark_refuses_a_repeat_below_one(repeat: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        main(["bench", "server", "--repeat", repeat])
+    assert stopped.value.code == 2
+    assert f"argument --repeat: expected a whole number of at least 1, not {repeat!r}" in capsys.readouterr().err
 
 
 def test_server_benchmark_seeds_are_lists_and_ranges() -> None:

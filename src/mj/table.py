@@ -327,7 +327,10 @@ class Table:
 
     def pacing(self) -> float:
         """Seconds between tile movements: the larger of ``--pause`` and the players' DelayTime, at most 5 s."""
-        return min(50, max([self.settings.pause, *self._delay_times.values()])) / 10
+        slowest = self.settings.pause
+        for delay in self._delay_times.values():  # asked after every event: no list built
+            slowest = max(slowest, delay)
+        return min(50, slowest) / 10
 
     def final_scores(self) -> str | None:
         """The server's closing score list (§7.15), from South round to East, less any penalties."""

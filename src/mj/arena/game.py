@@ -81,6 +81,7 @@ def play(setup: GameSetup) -> GameRecord:
         log = None
         if setup.log is not None:
             log = LogWriter(stack.enter_context(setup.log.open("wb")), owned=False)
+            stack.callback(log.flush)  # before the file is closed, also when the game fails
         exchange(table, robots, [f"Robot{player + 1}" for player in order], tally, log)
     if not tally.game_over:
         raise GameError(f"seed {setup.seed} rotation {setup.rotation}: play stopped in hand {tally.hands}")

@@ -1,6 +1,6 @@
 """Server CPU time per hand: the original mj-server and ours, on the same seeded games of four original robots.
 
-Run as ``mj bench server [--seeds 1001-1003] [--tcp]``. For each seed, each server
+Run as ``mj bench server [--seeds 1001-1003] [--tcp] [--repeat N]``. For each seed, each server
 plays one whole game (``--seed N --timeout 0 --exit-on-disconnect``) with four
 original ``mj-player`` robots connected in order (the harness of
 :mod:`mj.server.robotgame`), on a Unix socket by default: over TCP the original
@@ -14,6 +14,11 @@ Hands are the ``NewHand`` messages in each server's log. Printed per seed and in
 total: hands, each server's CPU milliseconds per hand and the ratio ours / original,
 first including start-up, then "steady" (start-up subtracted: what each further
 hand of a long-running server costs), and each game's wall time.
+
+A machine shared with other work measures CPU time with some noise, and the steady
+figure takes the start-up's noise too. ``--repeat N`` plays each seed's game N times
+on each server, the two servers in turn, and measures each start-up N times; every
+figure is then the median of its N measurements.
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ import ctypes
 import os
 import signal
 import socket
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -101,6 +107,28 @@ def start_up(server: Sequence[str], timeout: float = 30.0) -> float:
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     versus.add_arguments(parser)
     parser.add_argument("--tcp", action="store_true", help="play over TCP on 127.0.0.1 instead of a Unix socket")
+    parser.add_argument("--repeat", type=_positive, default=1,
+                        help="play each game, measure each start-up, N times; print medians (default 1)")  # fmt: skip
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number of at least 1, not {text!r}")
+    return value
+
+
+def _start_up(server: Sequence[str], repeat: int) -> float:
+    """The median of ``repeat`` measurements of :func:`start_up`."""
+    return statistics.median(start_up(server) for _ in range(repeat))
+
+
+def _median(runs: Sequence[Measured]) -> Measured:
+    """The median CPU time and wall time of the same game played several times."""
+    return Measured(runs[0].hands, statistics.median(m.cpu for m in runs), statistics.median(m.wall for m in runs))
 
 
 #: Column headings of the table of figures, and their widths.
@@ -140,14 +168,21 @@ def compare(args: argparse.Namespace) -> None:
     # compile every module at every start and measure the compiler instead of the server.
     compileall.compile_dir(Path(__file__).resolve().parents[1], quiet=2)
     transport = "TCP on 127.0.0.1" if args.tcp else "a Unix socket"
-    print(f"server CPU time (user+sys) per hand, original mj-server and ours, four original robots over {transport}")
-    starts = start_up([args.original]), start_up(OURS)
+    medians = f", medians of {args.repeat} runs" if args.repeat > 1 else ""
+    print(
+        "server CPU time (user+sys) per hand, original mj-server and ours,"
+        f" four original robots over {transport}{medians}"
+    )
+    starts = (_start_up([args.original], args.repeat), _start_up(OURS, args.repeat))
     print(f"start-up alone, included below: original {starts[0] * 1000:.0f} ms, ours {starts[1] * 1000:.0f} ms")
     print(" ".join(f"{name:>{width}}" for name, width in (*COLUMNS, *STEADY_COLUMNS, *WALL_COLUMNS)))
     original_total = our_total = Measured(0, 0.0, 0.0)
     for seed in args.seeds:
-        original = play([args.original], seed, args.tcp, args.player, args.timeout)
-        ours = play(OURS, seed, args.tcp, args.player, args.timeout)
+        runs: tuple[list[Measured], list[Measured]] = ([], [])
+        for _ in range(args.repeat):  # in turn, so that both servers meet the same load on the machine
+            runs[0].append(play([args.original], seed, args.tcp, args.player, args.timeout))
+            runs[1].append(play(OURS, seed, args.tcp, args.player, args.timeout))
+        original, ours = _median(runs[0]), _median(runs[1])
         print(_row(str(seed), original, ours, starts), flush=True)
         original_total, our_total = _add(original_total, original), _add(our_total, ours)
     print(_row("total", original_total, our_total, starts, len(args.seeds)))

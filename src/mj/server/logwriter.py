@@ -3,12 +3,14 @@
 Entries are formatted by :mod:`mj.logfile`, so ``mj replay`` reads back exactly
 what is written here and a log of our server can be replayed and compared with
 the original's. The file is opened in append mode like the original's, ``-``
-meaning standard output. The server flushes it at the end of each wake-up, before
-sending, so a harness that watches the log (to connect robots in order) sees every
-line at once. A failing log (disk full) costs a warning, never the game.
+meaning standard output. A failing log (disk full) costs a warning, never the game.
 
 A game logs a few hundred lines per hand, so each entry's head (``>cnx3 ``) is
-formatted once per connection and reused.
+formatted once per connection and reused, and entries are gathered as text and
+written at each :meth:`LogWriter.flush`, in one piece. The server flushes at the
+end of each wake-up, before sending, so a harness that watches the log (to connect
+robots in order) sees every line no later than its recipient does; whoever writes
+entries must flush or close the writer at the end.
 """
 
 from __future__ import annotations
@@ -22,12 +24,8 @@ from mj.protocol.framing import ENCODING
 
 #: What ends each sent message in the log.
 SENT_TERMINATOR: Final = LogEntry(">", 0, "").terminator
-
-
-def split_terminator(raw: str) -> tuple[str, str]:
-    """A received line as (text, terminator): ``\\r\\n``, ``\\n`` or "" (the log keeps the client's own)."""
-    text = raw.removesuffix("\n").removesuffix("\r")
-    return text, raw[len(text) :]
+#: Entries gathered before they are written even without a flush: a bound on memory.
+MAX_PENDING: Final = 1024
 
 
 class LogWriter:
@@ -38,6 +36,7 @@ class LogWriter:
         self._owned = owned
         self._failed = False
         self._heads: dict[tuple[Direction, int], str] = {}
+        self._pending: list[str] = []
 
     @classmethod
     def open(cls, name: str) -> LogWriter:
@@ -48,9 +47,8 @@ class LogWriter:
         return cls(Path(name).open("ab"), owned=True)
 
     def received(self, connection: int, raw: str) -> None:
-        """A line as received, after unescaping, with its own terminator."""
-        text, terminator = split_terminator(raw)
-        self._write(self._head("<", connection) + text + terminator)
+        """A line as received, after unescaping, with its own terminator (CR LF, LF, or none at the end)."""
+        self._write(self._head("<", connection) + raw)
 
     def end_of_file(self, connection: int) -> None:
         """The connection ended: ``<cnxK (null)`` with no newline, as the original writes it."""
@@ -61,9 +59,13 @@ class LogWriter:
         self._write(self._head(">", connection) + text + SENT_TERMINATOR)
 
     def flush(self) -> None:
+        """Write the entries gathered so far and flush the stream."""
         if self._failed:
             return
+        text = "".join(self._pending)
+        self._pending.clear()
         try:
+            self._stream.write(text.encode(ENCODING, errors="replace"))
             self._stream.flush()
         except OSError as exc:
             self._fail(exc)
@@ -86,10 +88,9 @@ class LogWriter:
     def _write(self, entry: str) -> None:
         if self._failed:
             return
-        try:
-            self._stream.write(entry.encode(ENCODING, errors="replace"))
-        except OSError as exc:
-            self._fail(exc)
+        self._pending.append(entry)
+        if len(self._pending) >= MAX_PENDING:
+            self.flush()
 
     def _fail(self, exc: OSError) -> None:
         if not self._failed:

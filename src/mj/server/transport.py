@@ -79,6 +79,19 @@ class TableLike(Protocol):
     def pacing(self) -> float: ...
 
 
+class Listener(Protocol):
+    """What the server needs of a listening server: ``asyncio.Server``, or uvloop's own.
+
+    uvloop's hands out a list of sockets where asyncio promises a tuple; compiled code
+    checks such promises, so the server asks only for a sequence.
+    """
+
+    @property
+    def sockets(self) -> Sequence[socket.socket]: ...
+
+    def close(self) -> None: ...
+
+
 @dataclass(frozen=True, slots=True)
 class Limits:
     """Protection against clients that misbehave, and room for more than the original's 7."""
@@ -116,11 +129,17 @@ class Opened:
     client: Client
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, init=False)
 class Received:
+    """One for every line: its ``__init__`` is written out to run compiled (see :mod:`mj.compiled`)."""
+
     client: Client
     #: The logical line as received, terminator included (the log keeps it).
     raw: str
+
+    def __init__(self, client: Client, raw: str) -> None:
+        self.client = client
+        self.raw = raw
 
 
 @dataclass(frozen=True, slots=True)
@@ -193,7 +212,7 @@ class Server:
         self._held: _Held | None = None
         self._timer: _Timer | None = None
         self._pacer = Pacer()
-        self._listener: asyncio.Server | None = None
+        self._listener: Listener | None = None
         self._unix_path: str | None = None
         self._result: asyncio.Future[int] | None = None
 
