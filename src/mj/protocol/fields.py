@@ -20,7 +20,7 @@ import re
 import string
 import sys
 import types
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from enum import Enum
 from typing import Annotated, Any, ClassVar, Final, Generic, TypeVar, dataclass_transform, get_origin
 
@@ -238,8 +238,9 @@ class WireMessage:
     """What controller and player messages have in common: a keyword and typed fields.
 
     Subclasses are made with :func:`message`: their annotations, in wire order, are
-    the fields; :class:`MessageTable` fills in the class variables below and the
-    methods that a frozen dataclass would have (see :func:`message` for why).
+    the fields; :class:`MessageTable` fills in the class variables below, and the
+    methods a frozen dataclass would have are here or written out per class on first
+    use (see :func:`message` for why).
     """
 
     __slots__ = ()
@@ -253,13 +254,21 @@ class WireMessage:
     # Declared so that the type checker accepts message classes in dataclasses.fields().
     __dataclass_fields__: ClassVar[dict[str, dataclasses.Field[Any]]]
 
+    # These three stand in until the class's own are compiled, on first use (_compile_methods).
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        _compile_methods(type(self))
+        self.__init__(*args, **kwargs)  # type: ignore[misc]  # the class's own, just compiled
+
     def encode(self) -> str:
-        """The message text without line terminator, before framing (§1.4); generated per class."""
-        raise NotImplementedError
+        """The message text without line terminator, before framing (§1.4)."""
+        _compile_methods(type(self))
+        return self.encode()
 
     def _values(self) -> tuple[Any, ...]:
-        """The field values in order (generated per class by :func:`_install_methods`)."""
-        raise NotImplementedError
+        """The field values in order."""
+        _compile_methods(type(self))
+        return self._values()
 
     def __eq__(self, other: object) -> bool:
         if other.__class__ is not self.__class__:
@@ -300,8 +309,9 @@ def message(cls: type[M]) -> type[M]:
     ``dataclasses`` compiles half a dozen methods for each frozen class, one at a
     time, and there are some ninety messages: every program that speaks the protocol
     paid some 60 ms for that at start-up. Here ``dataclasses`` only makes the slots;
-    :class:`MessageTable` compiles the ``__init__`` and ``_values`` of all the
-    messages of one direction at once, and :class:`WireMessage` has the rest.
+    :class:`WireMessage` has the methods that need nothing of a particular class, and
+    :func:`_compile_methods` the rest, for each class the first time it is used (a
+    game uses about a third of the messages).
     """
     return dataclasses.dataclass(slots=True, init=False, repr=False, eq=False)(cls)
 
@@ -339,76 +349,82 @@ def _install_codecs(cls: type[WireMessage]) -> None:
 #: What a message's reader is: the line, the position of its first field, and the message read.
 Reader = Callable[[str, int], M]
 
+#: The reader of each class whose methods are compiled.
+_READERS: Final[dict[type[Any], Reader[Any]]] = {}
 
-def _install_methods(classes: Sequence[type[M]]) -> list[Reader[M]]:
+
+def _compile_methods(cls: type[M]) -> Reader[M]:
     """Compile ``__init__`` (keyword and positional, defaults as declared), ``_values`` and ``encode``
-    for ``classes``, and a reader for each.
+    for ``cls`` once, install them, and return its reader.
 
     Written out per class, the codec runs several times faster than a loop over the
     fields would (the server encodes and decodes a few thousand messages per game).
     """
-    namespace: dict[str, Any] = {"_explain": _explain, **_ENCODER_NAMES}
-    source: list[str] = []
-    for number, cls in enumerate(classes):
-        namespace[f"_cls{number}"] = cls
-        source.append(_encoder_source(number, cls))
-        source.append(_reader_source(number, cls))
-        namespace[f"_fields{number}"] = _fields_pattern(cls).match
-        for index, (_, kind) in enumerate(cls.wire_fields):
-            namespace[f"_c{number}_{index}"] = _DECODERS[kind].convert
-        parameters, body = ["self"], []
-        for field in dataclasses.fields(cls):
-            if field.default_factory is not dataclasses.MISSING:
-                raise TypeError(f"{cls.__name__}.{field.name}: messages take plain defaults only")
-            if field.default is dataclasses.MISSING:
-                parameters.append(field.name)
-            else:
-                namespace[f"_d{number}_{field.name}"] = field.default
-                parameters.append(f"{field.name}=_d{number}_{field.name}")
-            # The field's slot is set through its descriptor, past the frozen __setattr__:
-            # half the cost of object.__setattr__, which looks the name up first. The
-            # server and the robots build a few hundred messages per hand.
-            slot = getattr(cls, field.name)
-            assert isinstance(slot, types.MemberDescriptorType), f"{cls.__name__}.{field.name} is not a slot"
-            namespace[f"_s{number}_{field.name}"] = slot.__set__
-            body.append(f"    _s{number}_{field.name}(self, {field.name})")
-        values = "".join(f"self.{field.name}, " for field in dataclasses.fields(cls))
-        source.append(f"def init{number}({', '.join(parameters)}):\n" + ("\n".join(body) or "    pass"))
-        source.append(f"def values{number}(self):\n    return ({values})")
-    exec(compile("\n".join(source), f"<messages of {classes[0].__module__}>", "exec"), namespace)
-    for number, cls in enumerate(classes):
-        for method in ("__init__", "_values", "encode"):
-            function = namespace[f"{method.strip('_')}{number}"]
-            function.__qualname__ = f"{cls.__qualname__}.{method}"
-            type.__setattr__(cls, method, function)
-    return [namespace[f"read{number}"] for number in range(len(classes))]
+    read = _READERS.get(cls)
+    if read is not None:
+        return read
+    namespace: dict[str, Any] = {"_cls": cls, "_explain": _explain, **_ENCODER_NAMES}
+    namespace["_fields"] = _fields_pattern(cls).match
+    for index, (_, kind) in enumerate(cls.wire_fields):
+        namespace[f"_c{index}"] = _DECODERS[kind].convert
+    parameters, body = ["self"], []
+    for field in dataclasses.fields(cls):
+        if field.default_factory is not dataclasses.MISSING:
+            raise TypeError(f"{cls.__name__}.{field.name}: messages take plain defaults only")
+        if field.default is dataclasses.MISSING:
+            parameters.append(field.name)
+        else:
+            namespace[f"_d_{field.name}"] = field.default
+            parameters.append(f"{field.name}=_d_{field.name}")
+        # The field's slot is set through its descriptor, past the frozen __setattr__:
+        # half the cost of object.__setattr__, which looks the name up first. The
+        # server and the robots build a few hundred messages per hand.
+        slot = getattr(cls, field.name)
+        assert isinstance(slot, types.MemberDescriptorType), f"{cls.__name__}.{field.name} is not a slot"
+        namespace[f"_s_{field.name}"] = slot.__set__
+        body.append(f"    _s_{field.name}(self, {field.name})")
+    values = "".join(f"self.{name}, " for name, _ in cls.wire_fields)
+    source = [
+        f"def __init__({', '.join(parameters)}):\n" + ("\n".join(body) or "    pass"),
+        f"def _values(self):\n    return ({values})",
+        _encoder_source(cls),
+        _reader_source(cls),
+    ]
+    exec(compile("\n".join(source), f"<message {cls.__module__}.{cls.__qualname__}>", "exec"), namespace)
+    for method in ("__init__", "_values", "encode"):
+        function = namespace[method]
+        function.__qualname__ = f"{cls.__qualname__}.{method}"
+        type.__setattr__(cls, method, function)
+    compiled: Reader[M] = namespace["read"]
+    _READERS[cls] = compiled
+    return compiled
 
 
-def _encoder_source(number: int, cls: type[WireMessage]) -> str:
+def _encoder_source(cls: type[WireMessage]) -> str:
     """``encode``: one f-string, the keyword and each field's :data:`_ENCODERS` entry."""
     text = " ".join([cls.keyword, *(_ENCODERS[kind] % f"self.{name}" for name, kind in cls.wire_fields)])
-    return f"def encode{number}(self):\n    return {'f' if cls.wire_fields else ''}{text!r}"
+    return f"def encode(self):\n    return {'f' if cls.wire_fields else ''}{text!r}"
 
 
-def _reader_source(number: int, cls: type[WireMessage]) -> str:
+def _reader_source(cls: type[WireMessage]) -> str:
     """The reader: all fields matched at once (:func:`_fields_pattern`), then converted.
 
     A line that does not read is read again field by field, only to say which field
     is wrong and why (:func:`_explain`).
     """
     if not cls.wire_fields:
-        return f"def read{number}(line, pos):\n    return _cls{number}()"
-    values = ", ".join(f"_c{number}_{index}(m[{index + 1}])" for index in range(len(cls.wire_fields)))
+        return "def read(line, pos):\n    return _cls()"
+    values = ", ".join(f"_c{index}(m[{index + 1}])" for index in range(len(cls.wire_fields)))
     return "\n".join(
         [
-            f"def read{number}(line, pos):",
-            f"    m = _fields{number}(line, pos)",
+            "def read(line, pos):",
+            "    m = _fields(line, pos)",
             "    if m is not None:",
             "        try:",
-            f"            return _cls{number}({values})",
+            f"            return _cls({values})",
             "        except ValueError:",
             "            pass",
-            f"    raise _explain(_cls{number}, line, pos)",
+            "    raise _explain(_cls, line, pos)",
         ]
     )
 
@@ -420,18 +436,19 @@ class MessageTable(Generic[M]):
     plus ``#`` (the comment message) on the controller side only.
     """
 
-    __slots__ = ("_keyword_chars", "_readers", "classes")
+    __slots__ = ("_classes", "_keyword_chars", "_readers", "classes")
 
     def __init__(self, base: type[M], namespace: Iterable[object], keyword_chars: str) -> None:
         self.classes: tuple[type[M], ...] = tuple(
             obj for obj in namespace if isinstance(obj, type) and issubclass(obj, base) and obj is not base
         )
+        self._classes: dict[str, type[M]] = {}
         for cls in self.classes:
             _install_codecs(cls)
-        self._readers: dict[str, Reader[M]] = {}
-        for cls, read in zip(self.classes, _install_methods(self.classes), strict=True):
             for name in (cls.keyword, *cls.aliases):
-                self._readers[name] = read
+                self._classes[name] = cls
+        #: The reader of each keyword read so far.
+        self._readers: dict[str, Reader[M]] = {}
         self._keyword_chars = keyword_chars
 
     def decode(self, line: str) -> M:
@@ -446,7 +463,10 @@ class MessageTable(Generic[M]):
         keyword = line[: len(line) - len(line.lstrip(self._keyword_chars))]
         read = self._readers.get(keyword)
         if read is None:
-            raise ProtocolError(f"unknown message keyword {keyword or line[:20]!r}")
+            cls = self._classes.get(keyword)
+            if cls is None:
+                raise ProtocolError(f"unknown message keyword {keyword or line[:20]!r}")
+            read = self._readers[keyword] = _compile_methods(cls)
         rest = line[len(keyword) + 1 :]
         pos = len(line) - len(rest.lstrip(WHITESPACE))
         try:
