@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import builtins
 import dataclasses
+import functools
 import re
 import string
 import sys
@@ -388,14 +389,13 @@ def _compile_methods(cls: type[M]) -> Reader[M]:
         f"def __init__({', '.join(parameters)}):\n" + ("\n".join(body) or "    pass"),
         f"def _values(self):\n    return ({values})",
         _encoder_source(cls),
-        _reader_source(cls),
     ]
     exec(compile("\n".join(source), f"<message {cls.__module__}.{cls.__qualname__}>", "exec"), namespace)
     for method in ("__init__", "_values", "encode"):
         function = namespace[method]
         function.__qualname__ = f"{cls.__qualname__}.{method}"
         type.__setattr__(cls, method, function)
-    compiled: Reader[M] = namespace["read"]
+    compiled: Reader[M] = types.FunctionType(_reader_code(len(cls.wire_fields)), namespace, "read")
     _READERS[cls] = compiled
     return compiled
 
@@ -406,27 +406,34 @@ def _encoder_source(cls: type[WireMessage]) -> str:
     return f"def encode(self):\n    return {'f' if cls.wire_fields else ''}{text!r}"
 
 
-def _reader_source(cls: type[WireMessage]) -> str:
-    """The reader: all fields matched at once (:func:`_fields_pattern`), then converted.
+@functools.cache
+def _reader_code(fields: int) -> types.CodeType:
+    """The code of a reader of ``fields`` fields: all matched at once (:func:`_fields_pattern`), then converted.
 
     A line that does not read is read again field by field, only to say which field
-    is wrong and why (:func:`_explain`).
+    is wrong and why (:func:`_explain`). The code names the class, its expression and
+    its converters only through its globals, so messages with as many fields share it.
     """
-    if not cls.wire_fields:
-        return "def read(line, pos):\n    return _cls()"
-    values = ", ".join(f"_c{index}(m[{index + 1}])" for index in range(len(cls.wire_fields)))
-    return "\n".join(
-        [
-            "def read(line, pos):",
-            "    m = _fields(line, pos)",
-            "    if m is not None:",
-            "        try:",
-            f"            return _cls({values})",
-            "        except ValueError:",
-            "            pass",
-            "    raise _explain(_cls, line, pos)",
-        ]
-    )
+    if not fields:
+        source = "def read(line, pos):\n    return _cls()"
+    else:
+        values = ", ".join(f"_c{index}(m[{index + 1}])" for index in range(fields))
+        source = "\n".join(
+            [
+                "def read(line, pos):",
+                "    m = _fields(line, pos)",
+                "    if m is not None:",
+                "        try:",
+                f"            return _cls({values})",
+                "        except ValueError:",
+                "            pass",
+                "    raise _explain(_cls, line, pos)",
+            ]
+        )
+    namespace: dict[str, Any] = {}
+    exec(compile(source, f"<reader of {fields} fields>", "exec"), namespace)
+    code: types.CodeType = namespace["read"].__code__
+    return code
 
 
 class MessageTable(Generic[M]):
