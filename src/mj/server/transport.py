@@ -199,9 +199,14 @@ class _Link(asyncio.Protocol):
 
 
 class Server:
-    """One table served on one listening address until the table says to exit or :meth:`stop` is called."""
+    """One table served on one listening address until the table says to exit or :meth:`stop` is called.
+
+    Made in the running event loop that will serve it; it keeps that loop rather than
+    asking for it at every wake-up (which costs a system call: asyncio checks the process id).
+    """
 
     def __init__(self, table: TableLike, log: LogWriter | None = None, limits: Limits | None = None) -> None:
+        self._loop = asyncio.get_running_loop()
         self.table = table
         self.log = log
         self.limits = limits or Limits()
@@ -220,7 +225,7 @@ class Server:
 
     async def start(self, address: Address) -> None:
         """Listen on ``address`` (:class:`OSError` if that is impossible)."""
-        loop = asyncio.get_running_loop()
+        loop = self._loop
         self._result = loop.create_future()
         if isinstance(address, UnixAddress):
             _remove_stale_socket(address.path)
@@ -296,9 +301,7 @@ class Server:
             transport.close()
             return None
         _set_nodelay(transport)
-        client = Client(
-            number, transport, LineDecoder(self.limits.max_line), asyncio.get_running_loop().create_future()
-        )
+        client = Client(number, transport, LineDecoder(self.limits.max_line), self._loop.create_future())
         self._clients[number] = client
         self._submit(Opened(client))
         return client
@@ -359,7 +362,7 @@ class Server:
             return
         if not self._flush_due:
             self._flush_due = True
-            asyncio.get_running_loop().call_soon(self._flush)
+            self._loop.call_soon(self._flush)
         if self._held is not None:
             self._pause_reading(True)
 
@@ -414,7 +417,7 @@ class Server:
         client.ending = client.closed = True
         client.transport.close()
         # the socket stays open until its last messages are read: not forever
-        asyncio.get_running_loop().call_later(CLOSE_GRACE, _drop_if_unsent, client.transport)
+        self._loop.call_later(CLOSE_GRACE, _drop_if_unsent, client.transport)
         self.table.closing.discard(client.number)
         if self.log is not None and not by_us:
             self.log.end_of_file(client.number)
@@ -447,7 +450,7 @@ class Server:
         if interval <= 0:  # no pacing: the usual case, and no bookkeeping for it
             self._gather(batch)
             return True
-        loop = asyncio.get_running_loop()
+        loop = self._loop
         wait = self._pacer.wait(batch, interval, loop.time())
         if wait > 0:
             self._held = _Held(batch, loop.call_later(wait, self._release))
@@ -464,7 +467,7 @@ class Server:
         self._pause_reading(False)
         try:
             self._gather(held.batch)
-            self._pacer.sent(held.batch, asyncio.get_running_loop().time())
+            self._pacer.sent(held.batch, self._loop.time())
             self._after_batch()
         except Exception:
             print("-E- internal error after a paced batch; quitting", file=sys.stderr)
@@ -543,7 +546,7 @@ class Server:
         if self._timer is not None and self._timer.key == key:
             return
         self._cancel_timer()
-        handle = asyncio.get_running_loop().call_later(max(0.0, seconds), self._submit, TimerFired(key))
+        handle = self._loop.call_later(max(0.0, seconds), self._submit, TimerFired(key))
         self._timer = _Timer(key, handle)
 
     def _cancel_timer(self) -> None:
