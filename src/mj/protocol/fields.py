@@ -1,10 +1,11 @@
 """The field kinds of protocol messages and the one codec that every message shares.
 
 Messages (:mod:`mj.protocol.cmsg`, :mod:`mj.protocol.pmsg`) only declare their fields,
-in wire order, as dataclass annotations; a :class:`MessageTable` turns those
-declarations into per-class encoder and decoder tuples once, at import time. The
-rules for writing and reading each kind (protocol.md §1.4) therefore live in exactly
-one place, :data:`_ENCODERS` and :data:`_DECODERS`, and no message parses itself.
+in wire order, as dataclass annotations; from those declarations each class gets its
+constructor, writer and reader, written out as Python and compiled the first time the
+class is used (:func:`_compile_methods`). The rules for writing and reading each kind
+(protocol.md §1.4) live in exactly one place, :data:`_ENCODERS` and :data:`_DECODERS`,
+and no message parses itself.
 
 Reading imitates the original's generated C decoder, ``sscanf`` field by field,
 because clients and logs depend on its leniency (``NoClaim 1 extra junk`` is a
