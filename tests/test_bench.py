@@ -4,6 +4,11 @@ from __future__ import annotations
 
 import argparse
 import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
 
 import pytest
 
@@ -85,6 +90,36 @@ def test_server_benchmark_prints_cpu_per_hand_of_both_servers(capsys: pytest.Cap
     assert ratio == pytest.approx(ours / original, abs=0.06)
     assert 0 < steady_ours < ours, "without our start-up, each hand costs less"
     assert steady_ratio == pytest.approx(steady_ours / steady_original, abs=0.06)
+
+
+#: The measuring wrapper, slowed down just after it starts the server (where a busy machine may pause it).
+SLOW_WRAPPER = """
+import subprocess, sys, time
+from pathlib import Path
+from mj.bench.server import measure_child
+
+class SlowPopen(subprocess.Popen):
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        time.sleep(1)
+
+subprocess.Popen = SlowPopen
+sys.exit(measure_child(Path(sys.argv[1]), sys.argv[2:]))
+"""
+
+
+def test_a_server_stopped_as_soon_as_it_listens_still_has_its_cpu_time_measured(tmp_path: Path) -> None:
+    """The harness stops a start-up with SIGTERM once the OK line is out: however soon, the figures are written."""
+    out, cpu = tmp_path / "out", tmp_path / "cpu"
+    server = ["sh", "-c", f"echo OK > {out}; exec sleep 30"]
+    with subprocess.Popen([sys.executable, "-c", SLOW_WRAPPER, str(cpu), *server]) as wrapper:
+        deadline = time.monotonic() + 10
+        while not out.exists() and time.monotonic() < deadline:
+            time.sleep(0.01)
+        wrapper.send_signal(signal.SIGTERM)  # while the wrapper is still starting the server
+        assert wrapper.wait(timeout=10) == 128 + signal.SIGTERM, "the server was ended by the SIGTERM passed on"
+    user, system = (float(x) for x in cpu.read_text().split())
+    assert 0 <= user + system < 1
 
 
 @pytest.mark.parametrize("repeat", ["0", "-1", "x"])

@@ -195,17 +195,32 @@ def run(args: argparse.Namespace) -> int:
 # ---------------------------------------------------------------------- the wrapper that measures one server
 
 
-def _die_with_parent() -> None:
-    """In the server: be killed with the wrapper (the harness ends the wrapper with SIGKILL)."""
+#: The signals the wrapper passes on to the server it measures.
+FORWARDED: Final = frozenset((signal.SIGINT, signal.SIGTERM))
+
+
+def _in_server() -> None:
+    """In the server, before it starts: be killed with the wrapper (the harness ends the wrapper
+    with SIGKILL), and take the signals the wrapper holds back while it starts the server."""
     if sys.platform == "linux":
         ctypes.CDLL(None).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, FORWARDED)
 
 
 def measure_child(cpu_to: Path, command: Sequence[str]) -> int:
-    """Run ``command``, write its user and system CPU seconds to ``cpu_to``; its exit status."""
-    child = subprocess.Popen(command, preexec_fn=_die_with_parent)
-    for signum in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(signum, lambda received, _: os.kill(child.pid, received))
+    """Run ``command``, write its user and system CPU seconds to ``cpu_to``; its exit status.
+
+    A SIGTERM can come as soon as the server is listening, which a fast server is
+    before this wrapper could set its handlers: until they are set, the signals to pass
+    on are held back, so that one never kills the wrapper before it writes the figures.
+    """
+    signal.pthread_sigmask(signal.SIG_BLOCK, FORWARDED)
+    try:
+        child = subprocess.Popen(command, preexec_fn=_in_server)
+        for signum in FORWARDED:
+            signal.signal(signum, lambda received, _: os.kill(child.pid, received))
+    finally:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, FORWARDED)
     _, status, usage = os.wait4(child.pid, 0)
     child.returncode = os.waitstatus_to_exitcode(status)
     cpu_to.write_text(f"{usage.ru_utime} {usage.ru_stime}\n")
