@@ -2,6 +2,6 @@
 
 import sys
 
-from mj.robot.cli import main
+from mj.launch import player
 
-sys.exit(main())
+sys.exit(player())

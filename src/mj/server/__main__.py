@@ -2,6 +2,6 @@
 
 import sys
 
-from mj.server.cli import main
+from mj.launch import server
 
-sys.exit(main())
+sys.exit(server())
