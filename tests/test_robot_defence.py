@@ -17,7 +17,7 @@ from mj import tiles
 from mj.melds import Meld, chow, pung
 from mj.protocol import cmsg as C
 from mj.robot import defence, evaluate
-from mj.robot.levels import DEFAULT_LEVEL, LEVELS, Defence, LevelOne, LevelTwo, hand_value, make_strategy
+from mj.robot.levels import DEFAULT_LEVEL, LEVELS, Defence, LevelOne, LevelTwo, hand_value, make_strategy, prospect
 from mj.robot.personality import Combination, Personality, Switcher, combinations, parse_personality
 from mj.robot.strategy import Claim, ClaimKind
 from mj.robot.view import DiscardRecord, Phase, SeatView
@@ -344,3 +344,24 @@ def test_a_hand_is_valued_by_its_sets_flowers_and_doubles() -> None:
     with_flowers = view_of(plain)
     with_flowers.me.specials = parse_many("1F 2S")
     assert hand_value(view_of(plain), tiles_vector(plain)) < hand_value(with_flowers, tiles_vector(plain))
+
+
+def test_level_three_gives_up_a_few_useful_tiles_to_keep_a_hand_that_can_double() -> None:
+    # East holds a pung of its own wind, a pair of red dragons, bamboo and two lone
+    # characters: level 1 throws the lone south wind (more useful tiles kept), level 3
+    # the character, for the hand leans to one suit with honours (a double).
+    hand = "1B 3B 3C 4B 5B 8B 9B 9C EW EW EW RD RD SW"
+    assert LevelOne().discard(view_of(hand)) == (parse("SW"), False)
+    assert make_strategy(3).discard(view_of(hand)) == (parse("9C"), False)
+
+
+def test_a_hands_prospect_counts_the_flush_it_leans_to_and_doubling_pairs() -> None:
+    def of(concealed: str) -> float:
+        view = view_of(concealed)
+        return prospect(view, view.hand_counts(), view.unseen_counts(), ([0, 0, 0], 0))
+
+    mixed = of("1B 2B 3B 4B 5B 6B 2C 3C 4C 7C 8C NW NW")
+    assert of("1B 2B 3B 4B 5B 6B 2B 3B 4B 7B 8B NW NW") == pytest.approx(2 * mixed, rel=0.01)  # one suit with honours
+    assert of("1B 2B 3B 4B 5B 6B 2B 3B 4B 7B 8B 9B 9B") == pytest.approx(8 * mixed, rel=0.01)  # one suit alone
+    assert of("1B 2B 3B 4B 5B 6B 2B 3B 4B 7B 8B 9C NW NW") > mixed  # one tile from a flush
+    assert of("1B 2B 3B 4B 5B 6B 2C 3C 4C 7C 8C RD RD") > mixed  # a pair that may become a doubling pung
