@@ -159,18 +159,18 @@ class LevelOne:
     def _choose(self, view: SeatView, vector: list[int], unseen: list[int]) -> Tile:
         """The best discard on shape, then safety, value and the discards seen (``unseen``: copies by kind)."""
         options = evaluate.discard_options(vector, view.declared_sets, view.seven_pairs, unseen)
-        key = self._shape_key(view, vector)
+        key = self._shape_key(view, vector, unseen)
         keys = [key(o) for o in options]
         best = min(keys)
         return self._rng.choice([o.tile for o, k in zip(options, keys, strict=True) if k == best])
 
     def _shape_key(
-        self, view: SeatView, vector: list[int]
+        self, view: SeatView, vector: list[int], unseen: list[int]
     ) -> Callable[[evaluate.DiscardOption], tuple[int, float, int, float, int]]:
         """Level 1's order of discards: shanten, ukeire, §9.8 threats, keeping value, copies discarded.
 
         The ukeire is negated as a float so that level 3 can put its weighed ukeire there
-        (:meth:`LevelTwo._shape_key`).
+        (:meth:`LevelTwo._shape_key`); ``unseen`` (copies by kind) is for that weighing.
         """
         discarded = view.discarded_counts()
         threat = self._threat(view, discarded)
@@ -397,13 +397,23 @@ class LevelTwo(LevelOne):
         return Claim(ClaimKind.PUNG) if after <= evaluate.shanten(vector, sets, view.seven_pairs) else None
 
     def _shape_key(
-        self, view: SeatView, vector: list[int]
+        self, view: SeatView, vector: list[int], unseen: list[int]
     ) -> Callable[[evaluate.DiscardOption], tuple[int, float, int, float, int]]:
         """Level 1's order, with the useful tiles weighed by the prospect of what is left when ``prospect`` is set."""
-        key = super()._shape_key(view, vector)
-        if self.rules.prospect <= 0.0:
+        weight = self._weight(view, vector, unseen) if self.rules.prospect > 0.0 else None
+        return self._weighed_key(view, vector, unseen, weight)
+
+    def _weighed_key(
+        self,
+        view: SeatView,
+        vector: list[int],
+        unseen: list[int],
+        weight: Callable[[evaluate.DiscardOption], float] | None,
+    ) -> Callable[[evaluate.DiscardOption], tuple[int, float, int, float, int]]:
+        """Level 1's order, with ``weight`` (if any) in place of the useful tiles."""
+        key = super()._shape_key(view, vector, unseen)
+        if weight is None:
             return key
-        weight = self._weight(view, vector)
 
         def valued(option: evaluate.DiscardOption) -> tuple[int, float, int, float, int]:
             shanten, _, threat, keep, seen = key(option)
@@ -411,22 +421,29 @@ class LevelTwo(LevelOne):
 
         return valued
 
-    def _weight(self, view: SeatView, vector: list[int]) -> Callable[[evaluate.DiscardOption], float]:
+    def _weight(
+        self, view: SeatView, vector: list[int], unseen: list[int]
+    ) -> Callable[[evaluate.DiscardOption], float]:
         """A discard's useful tiles times the :func:`prospect` of the hand it leaves (to the power ``prospect``).
 
         Only compared among discards leaving the same shanten: the win chance grows
         about in proportion to the useful tiles there, so this is the expected value
-        of the hand up to a common factor.
+        of the hand up to a common factor. Each discard's weight is worked out once,
+        though both the order of discards and the folding decision ask for it.
         """
         power = self.rules.prospect
-        unseen = view.unseen_counts()
         shape = _exposed_suits(view)
+        known: dict[Tile, float] = {}
 
         def weight(option: evaluate.DiscardOption) -> float:
-            if option.ukeire <= 0:
-                return 0.0
-            value = prospect(view, evaluate.without(vector, option.tile), unseen, shape)
-            return option.ukeire * math.pow(value, power)
+            found = known.get(option.tile)
+            if found is None:
+                found = 0.0
+                if option.ukeire > 0:
+                    value = prospect(view, evaluate.without(vector, option.tile), unseen, shape)
+                    found = option.ukeire * math.pow(value, power)
+                known[option.tile] = found
+            return found
 
         return weight
 
@@ -435,14 +452,14 @@ class LevelTwo(LevelOne):
         danger = defence.assess(view, unseen, held)
         if max(danger.deal_in[k] for k in held) < self.rules.quiet:
             return super()._choose(view, vector, unseen)
+        rules = self.rules
+        weight = self._weight(view, vector, unseen) if rules.prospect > 0.0 else None
         every = sorted(
             evaluate.discard_options(vector, view.declared_sets, view.seven_pairs, unseen, True),
-            key=self._shape_key(view, vector),
+            key=self._weighed_key(view, vector, unseen, weight),
         )
         push = every[0]
-        rules = self.rules
         base = evaluate.win_chance(push.shanten, push.ukeire, view.live_tiles) * self._stake(view, vector)
-        weight = self._weight(view, vector) if rules.prospect > 0.0 else None
         top = weight(push) if weight is not None else 0.0
         best_tile, best_worth = push.tile, -math.inf
         for option in every:
