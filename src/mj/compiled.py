@@ -7,7 +7,7 @@ typed source (``setup.py`` builds what :data:`MODULES` lists); compiled, the are
 plays about twice as many hands per CPU-second, and the server's own work per line
 costs about a third less. Everything else stays Python: the server's start-up and
 command line, the web client, the arena's set-up and reports, and the protocol
-codec, whose per-message methods are generated with ``exec`` at import.
+codec, whose per-message methods are generated with ``exec`` when a message is first used.
 
 Left out on purpose, though they are on hot paths:
 
