@@ -28,6 +28,7 @@ import subprocess
 import threading
 import time
 from collections import deque
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO, Final
@@ -174,8 +175,9 @@ class Fuzzer(threading.Thread):
         self.path = path
         self.log = log
         self.stop = stop
-        self.fuzz = Fuzz(seed)
         self.tally = Tally()
+        # Made before the game starts: making them takes about as long as the robots' game.
+        self.batches = deque(self.make_batches(Fuzz(seed)))
 
     def done(self) -> bool:
         return self.stop.is_set() or self.tally.lines >= FUZZ_LINES
@@ -196,16 +198,28 @@ class Fuzzer(threading.Thread):
         except Exception as exc:
             self.tally.failure = f"{type(exc).__name__}: {exc}"
 
+    @staticmethod
+    def make_batches(fuzz: Fuzz) -> Iterator[Batch]:
+        """The batches that make :data:`FUZZ_LINES`."""
+        number = total = 0
+        while total < FUZZ_LINES:
+            number += 1
+            if number % LONG_EVERY == 0:
+                batch = Batch(fuzz.too_long(), 1, "long")
+            else:
+                lines = BATCH * 3 if number % FLOOD_EVERY == 0 else BATCH
+                data = b"".join(fuzz.line() for _ in range(lines))
+                # an empty line first ends a continuation the batch may have left open
+                batch = Batch(data + b"\r\nReady\r\n", lines, "flood" if lines > BATCH else "plain")
+            total += batch.lines
+            yield batch
+
     def next_batch(self) -> Batch:
         self.tally.batches += 1
-        number = self.tally.batches
-        if number % LONG_EVERY == 0:
+        batch = self.batches.popleft()
+        if batch.kind == "long":
             self.tally.long_lines += 1
-            return Batch(self.fuzz.too_long(), 1, "long")
-        lines = BATCH * 3 if number % FLOOD_EVERY == 0 else BATCH
-        data = b"".join(self.fuzz.line() for _ in range(lines))
-        # an empty line first ends a continuation the batch may have left open
-        return Batch(data + b"\r\nReady\r\n", lines, "flood" if lines > BATCH else "plain")
+        return batch
 
     def session(self, sock: socket.socket) -> bool:
         """One connection, until the server cuts it off (True: connect again) or the fuzzing is done."""

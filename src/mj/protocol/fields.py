@@ -2,8 +2,8 @@
 
 Messages (:mod:`mj.protocol.cmsg`, :mod:`mj.protocol.pmsg`) only declare their fields,
 in wire order, as dataclass annotations; from those declarations each class gets its
-constructor, writer and reader, written out as Python and compiled the first time the
-class is used (:func:`_compile_methods`). The rules for writing and reading each kind
+constructor, writer and reader the first time the class is used, written out as Python
+and compiled once for all the messages of the same shape (:func:`_compile_methods`). The rules for writing and reading each kind
 (protocol.md §1.4) live in exactly one place, :data:`_ENCODERS` and :data:`_DECODERS`,
 and no message parses itself.
 
@@ -192,14 +192,15 @@ _DECODERS: Final[dict[Kind, _Syntax]] = {
 }
 
 
-def _fields_pattern(cls: type[WireMessage]) -> re.Pattern[str]:
-    """All the fields of ``cls`` in one expression, each read as :meth:`_Syntax.read` reads it alone.
+@functools.cache
+def _fields_pattern(kinds: tuple[Kind, ...]) -> re.Pattern[str]:
+    """All fields of these kinds in one expression, each read as :meth:`_Syntax.read` reads it alone.
 
     Each field is an atomic group, so no field gives back characters for a later one to
     match: the expression matches exactly when reading the fields one after the other
-    succeeds, with the same text for each.
+    succeeds, with the same text for each. Messages with the same kinds share it.
     """
-    return re.compile("".join(f"(?>{_DECODERS[kind].pattern})" for _, kind in cls.wire_fields), re.DOTALL)
+    return re.compile("".join(f"(?>{_DECODERS[kind].pattern})" for kind in kinds), re.DOTALL)
 
 
 def _explain(cls: type[WireMessage], line: str, pos: int) -> ProtocolError:
@@ -356,85 +357,115 @@ _READERS: Final[dict[type[Any], Reader[Any]]] = {}
 
 
 def _compile_methods(cls: type[M]) -> Reader[M]:
-    """Compile ``__init__`` (keyword and positional, defaults as declared), ``_values`` and ``encode``
-    for ``cls`` once, install them, and return its reader.
+    """Install ``__init__`` (keyword and positional, defaults as declared), ``_values`` and ``encode``
+    in ``cls`` once, and return its reader.
 
     Written out per class, the codec runs several times faster than a loop over the
     fields would (the server encodes and decodes a few thousand messages per game).
+    Compiling Python is what costs, though, so the code is compiled once per shape
+    (:func:`_template`) and each class gets a copy with its own names: its fields'
+    names stand in for the placeholders, and the functions' globals hold what is the
+    class's own (its keyword, slots, expression and converters).
     """
     read = _READERS.get(cls)
     if read is not None:
         return read
-    namespace: dict[str, Any] = {"_cls": cls, "_explain": _explain, **_ENCODER_NAMES}
-    namespace["_fields"] = _fields_pattern(cls).match
-    for index, (_, kind) in enumerate(cls.wire_fields):
-        namespace[f"_c{index}"] = _DECODERS[kind].convert
-    parameters, body = ["self"], []
-    for field in dataclasses.fields(cls):
+    names = tuple(name for name, _ in cls.wire_fields)
+    kinds = tuple(kind for _, kind in cls.wire_fields)
+    namespace: dict[str, Any] = {"_cls": cls, "_kw": cls.keyword, "_explain": _explain, **_ENCODER_NAMES}
+    namespace["_fields"] = _fields_pattern(kinds).match
+    defaults = []
+    for index, field in enumerate(dataclasses.fields(cls)):
         if field.default_factory is not dataclasses.MISSING:
             raise TypeError(f"{cls.__name__}.{field.name}: messages take plain defaults only")
-        if field.default is dataclasses.MISSING:
-            parameters.append(field.name)
-        else:
-            namespace[f"_d_{field.name}"] = field.default
-            parameters.append(f"{field.name}=_d_{field.name}")
+        if field.default is not dataclasses.MISSING:
+            defaults.append(field.default)
         # The field's slot is set through its descriptor, past the frozen __setattr__:
         # half the cost of object.__setattr__, which looks the name up first. The
         # server and the robots build a few hundred messages per hand.
         slot = getattr(cls, field.name)
         assert isinstance(slot, types.MemberDescriptorType), f"{cls.__name__}.{field.name} is not a slot"
-        namespace[f"_s_{field.name}"] = slot.__set__
-        body.append(f"    _s_{field.name}(self, {field.name})")
-    values = "".join(f"self.{name}, " for name, _ in cls.wire_fields)
-    source = [
-        f"def __init__({', '.join(parameters)}):\n" + ("\n".join(body) or "    pass"),
-        f"def _values(self):\n    return ({values})",
-        _encoder_source(cls),
-    ]
-    exec(compile("\n".join(source), f"<message {cls.__module__}.{cls.__qualname__}>", "exec"), namespace)
-    for method in ("__init__", "_values", "encode"):
-        function = namespace[method]
-        function.__qualname__ = f"{cls.__qualname__}.{method}"
-        type.__setattr__(cls, method, function)
-    compiled: Reader[M] = types.FunctionType(_reader_code(len(cls.wire_fields)), namespace, "read")
+        namespace[f"_s{index}"] = slot.__set__
+        namespace[f"_c{index}"] = _DECODERS[kinds[index]].convert
+    label = f"<message {cls.__module__}.{cls.__qualname__}>"
+    for method, shape in (("__init__", len(names)), ("_values", len(names)), ("encode", kinds)):
+        template = _template(method, shape)
+        code = template.replace(
+            co_varnames=tuple(_named(name, names) for name in template.co_varnames),
+            co_names=tuple(_named(name, names) for name in template.co_names),
+            co_qualname=f"{cls.__qualname__}.{method}",
+            co_filename=label,
+        )
+        argdefs = tuple(defaults) if method == "__init__" and defaults else None
+        type.__setattr__(cls, method, types.FunctionType(code, namespace, method, argdefs))
+    compiled: Reader[M] = types.FunctionType(_template("read", len(names)), namespace, "read")
     _READERS[cls] = compiled
     return compiled
 
 
-def _encoder_source(cls: type[WireMessage]) -> str:
-    """``encode``: one f-string, the keyword and each field's :data:`_ENCODERS` entry."""
-    text = " ".join([cls.keyword, *(_ENCODERS[kind] % f"self.{name}" for name, kind in cls.wire_fields)])
-    return f"def encode(self):\n    return {'f' if cls.wire_fields else ''}{text!r}"
+def _named(placeholder: str, names: tuple[str, ...]) -> str:
+    """The field name that a template's placeholder ``_f<index>`` stands for; other names as they are."""
+    index = placeholder[2:]
+    return names[int(index)] if placeholder.startswith("_f") and index.isdigit() else placeholder
 
 
 @functools.cache
-def _reader_code(fields: int) -> types.CodeType:
-    """The code of a reader of ``fields`` fields: all matched at once (:func:`_fields_pattern`), then converted.
+def _template(method: str, shape: int | tuple[Kind, ...]) -> types.CodeType:
+    """The code of ``method`` for the messages of one shape, with ``_f0``, ``_f1``... for their
+    fields' names: the shape is the number of fields, except for ``encode``, which writes
+    each field by its kind and so takes the kinds."""
+    fields = [f"_f{index}" for index in range(shape if isinstance(shape, int) else len(shape))]
+    source = _encoder_source(fields, shape) if isinstance(shape, tuple) else _SOURCES[method](fields)
+    namespace: dict[str, Any] = {}
+    exec(compile(source, f"<message {method} template>", "exec"), namespace)
+    code: types.CodeType = namespace[method].__code__
+    return code
+
+
+def _init_source(fields: list[str]) -> str:
+    body = "".join(f"\n    _s{index}(self, {name})" for index, name in enumerate(fields)) or "\n    pass"
+    return f"def __init__({', '.join(['self', *fields])}):{body}"
+
+
+def _values_source(fields: list[str]) -> str:
+    return f"def _values(self):\n    return ({''.join(f'self.{name}, ' for name in fields)})"
+
+
+def _encoder_source(fields: list[str], kinds: tuple[Kind, ...]) -> str:
+    """``encode``: one f-string, the keyword and each field's :data:`_ENCODERS` entry."""
+    text = " ".join(["{_kw}", *(_ENCODERS[kind] % f"self.{name}" for name, kind in zip(fields, kinds, strict=True))])
+    return f"def encode(self):\n    return f{text!r}"
+
+
+def _reader_source(fields: list[str]) -> str:
+    """``read``: all fields matched at once (:func:`_fields_pattern`), then converted.
 
     A line that does not read is read again field by field, only to say which field
-    is wrong and why (:func:`_explain`). The code names the class, its expression and
-    its converters only through its globals, so messages with as many fields share it.
+    is wrong and why (:func:`_explain`).
     """
     if not fields:
-        source = "def read(line, pos):\n    return _cls()"
-    else:
-        values = ", ".join(f"_c{index}(m[{index + 1}])" for index in range(fields))
-        source = "\n".join(
-            [
-                "def read(line, pos):",
-                "    m = _fields(line, pos)",
-                "    if m is not None:",
-                "        try:",
-                f"            return _cls({values})",
-                "        except ValueError:",
-                "            pass",
-                "    raise _explain(_cls, line, pos)",
-            ]
-        )
-    namespace: dict[str, Any] = {}
-    exec(compile(source, f"<reader of {fields} fields>", "exec"), namespace)
-    code: types.CodeType = namespace["read"].__code__
-    return code
+        return "def read(line, pos):\n    return _cls()"
+    values = ", ".join(f"_c{index}(m[{index + 1}])" for index in range(len(fields)))
+    return "\n".join(
+        [
+            "def read(line, pos):",
+            "    m = _fields(line, pos)",
+            "    if m is not None:",
+            "        try:",
+            f"            return _cls({values})",
+            "        except ValueError:",
+            "            pass",
+            "    raise _explain(_cls, line, pos)",
+        ]
+    )
+
+
+#: The source of each method whose template depends only on the number of fields.
+_SOURCES: Final[dict[str, Callable[[list[str]], str]]] = {
+    "__init__": _init_source,
+    "_values": _values_source,
+    "read": _reader_source,
+}
 
 
 class MessageTable(Generic[M]):
