@@ -13,7 +13,9 @@ our modules' bytecode is compiled beforehand, as it is in an installed package.
 Hands are the ``NewHand`` messages in each server's log. Printed per seed and in
 total: hands, each server's CPU milliseconds per hand and the ratio ours / original,
 first including start-up, then "steady" (start-up subtracted: what each further
-hand of a long-running server costs), and each game's wall time.
+hand of a long-running server costs), and each game's wall time; last, how much of
+each server's CPU time was system time, spent in the kernel (reads, writes, waking
+the robots, page faults).
 
 A machine shared with other work measures CPU time with some noise, and the steady
 figure takes the start-up's noise too. ``--repeat N`` plays each seed's game N times
@@ -50,11 +52,12 @@ _PR_SET_PDEATHSIG: Final = 1
 
 @dataclass(frozen=True, slots=True)
 class Measured:
-    """One server's game: its hands and CPU seconds."""
+    """One server's game: its hands, CPU seconds (user + system) and wall seconds; ``system`` is the kernel's part."""
 
     hands: int
     cpu: float
     wall: float
+    system: float = 0.0
 
     @property
     def ms_per_hand(self) -> float:
@@ -82,7 +85,7 @@ def play(server: Sequence[str], seed: int, tcp: bool, player: str, timeout: floa
         if not run.ok:
             raise BenchError(f"{server[-1]} seed {seed}: {run.message}")
         user, system = (float(x) for x in usage.read_text().split())
-        return Measured(run.log.count(b" NewHand "), user + system, run.seconds)
+        return Measured(run.log.count(b" NewHand "), user + system, run.seconds, system)
 
 
 def start_up(server: Sequence[str], timeout: float = 30.0) -> float:
@@ -127,8 +130,10 @@ def _start_up(server: Sequence[str], repeat: int) -> float:
 
 
 def _median(runs: Sequence[Measured]) -> Measured:
-    """The median CPU time and wall time of the same game played several times."""
-    return Measured(runs[0].hands, statistics.median(m.cpu for m in runs), statistics.median(m.wall for m in runs))
+    """The median times of the same game played several times."""
+    return Measured(
+        runs[0].hands, *(statistics.median(getattr(m, name) for m in runs) for name in ("cpu", "wall", "system"))
+    )
 
 
 #: Column headings of the table of figures, and their widths.
@@ -159,7 +164,7 @@ def _row(label: str, original: Measured, ours: Measured, starts: tuple[float, fl
 
 
 def _add(total: Measured, one: Measured) -> Measured:
-    return Measured(total.hands + one.hands, total.cpu + one.cpu, total.wall + one.wall)
+    return Measured(total.hands + one.hands, total.cpu + one.cpu, total.wall + one.wall, total.system + one.system)
 
 
 def compare(args: argparse.Namespace) -> None:
@@ -186,6 +191,9 @@ def compare(args: argparse.Namespace) -> None:
         print(_row(str(seed), original, ours, starts), flush=True)
         original_total, our_total = _add(original_total, original), _add(our_total, ours)
     print(_row("total", original_total, our_total, starts, len(args.seeds)))
+    kernel = [1000 * m.system / m.hands if m.hands else float("nan") for m in (original_total, our_total)]
+    print(f"of which system time (the kernel's part, start-up included): original {kernel[0]:.2f} ms/hand,"
+          f" ours {kernel[1]:.2f} ms/hand")  # fmt: skip
 
 
 def run(args: argparse.Namespace) -> int:
