@@ -3,9 +3,9 @@
 Messages (:mod:`mj.protocol.cmsg`, :mod:`mj.protocol.pmsg`) only declare their fields,
 in wire order, as dataclass annotations; from those declarations each class gets its
 constructor, writer and reader the first time the class is used, written out as Python
-and compiled once for all the messages of the same shape (:func:`_compile_methods`). The rules for writing and reading each kind
-(protocol.md §1.4) live in exactly one place, :data:`_ENCODERS` and :data:`_DECODERS`,
-and no message parses itself.
+and compiled once for all the messages of the same shape (:func:`_compile_methods`).
+The rules for writing and reading each kind (protocol.md §1.4) live in exactly one
+place, :data:`_ENCODERS` and :data:`_DECODERS`, and no message parses itself.
 
 Reading imitates the original's generated C decoder, ``sscanf`` field by field,
 because clients and logs depend on its leniency (``NoClaim 1 extra junk`` is a
