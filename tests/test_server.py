@@ -602,7 +602,8 @@ def test_closing_requested_by_the_table_and_slots_beyond_the_limit(short_dir: Pa
         first = _client(path)
         first.send("hello")
         second = _client(path)
-        second.send("hello")
+        with contextlib.suppress(BrokenPipeError, ConnectionResetError):
+            second.send("hello")  # the server may have refused and closed it already: this line must go nowhere
         got["refused"] = second.read_to_eof()
         first.send("quit")
         got["first"] = first.read_to_eof()
