@@ -73,6 +73,29 @@ opponent's deal-in by what its exposed doubles and East's double make it cost
 With it, a deal-in cost of 1.25 dealt in less on seeds 1-100 (13.9%) but won less
 (31.7%) and scored 123 [-27, 273] per game less than 1.
 
+On five more sets of seeds, run later without any change (400 games each): 601-700
+give 33.1% / 13.3% / 55 / +387 [144, 630]; 701-800 34.2% / 13.4% / 56 / +396 [152,
+641]; 801-900 33.4% / 13.1% / 53 / +241 [28, 454]; 901-1000 34.1% / 13.2% / 54 / +408
+[222, 593]; 1001-1100 33.3% / 13.1% / 56 / +525 [322, 728]. Over the ten sets of seeds
+never used for tuning (4000 games) level 3 deals in 13.5% of hands; seeds 1-100 alone
+went over 14%.
+
+A sharper defence was fitted and measured then, and not adopted. Small logistic
+models of readiness and of the wait chance, fitted on seeds 101-180 (with features
+such as the live wall left, discards since a claim, chows out, the share of an
+opponent's discards in a tile's suit and its sets in that suit), read the games a
+little better than the tables of :mod:`mj.robot.defence` (held-out log loss of the
+deal-in chance of each kind held 0.0797 -> 0.0771; the tables' chances are about
+twice too high between 0.005 and 0.04 and too low above 0.08). But sharper chances
+only moved level 3 along the same line, fewer deal-ins for fewer wins: with the
+deal-in cost at 1 (31.2% / 12.7% / +211 on seeds 601-700); at 0.8, fearing a deal-in
+``1 + far * shanten`` times as much, ``far`` 0.5: 32.7% / 12.5% / 57 / +304 [29, 578]
+on seeds 701-800 and 31.9% / 13.0% / 54 / +215 [0, 430] on 801-900; ``far`` 1: 32.0% /
+12.3% / 57 / +271 [-19, 561], 31.6% / 12.8% / 53 / +195 [-4, 394], 33.3% / 13.1% / 55
+/ +461 [244, 677] on 901-1000 and 32.2% / 12.9% / 55 / +371 [168, 574] on 1001-1100.
+Each gave up about three points of wins for each point of deal-in saved, and under
+this settlement a deal-in costs no more than another player's win.
+
 Deciding from the view alone, a strategy keeps only the combination it plays with
 and a seeded random generator used only to break exact ties, so the same views in
 the same order and the same seed always give the same moves.
