@@ -33,7 +33,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
-from mj import tiles
+from mj.hand.counting import HONOURS_START
 from mj.robot.view import SeatView
 from mj.tiles import NUM_KINDS, Tile, kind_index
 
@@ -70,8 +70,6 @@ PASSED_SINCE: Final = 0.001
 #: Every kind index, what :func:`assess` weighs by default. (The functions here take lists,
 #: not any sequence: compiled by mypyc, a list is indexed and walked without calls.)
 ALL_KINDS: Final = list(range(NUM_KINDS))
-#: The first honour's kind index (the suits come first).
-_HONOURS: Final = kind_index(tiles.EAST_WIND)
 
 
 def _sides(k: int) -> tuple[tuple[int, int, int], ...]:
@@ -85,10 +83,10 @@ def _sides(k: int) -> tuple[tuple[int, int, int], ...]:
 
 
 #: By suited kind index, :func:`_sides` and the kinds one or two ranks away (in the order the factors apply).
-_SIDES: Final = tuple(_sides(k) for k in range(_HONOURS))
+_SIDES: Final = tuple(_sides(k) for k in range(HONOURS_START))
 _NEIGHBOURS: Final = tuple(
     tuple(k + step for distance in (1, 2) for step in (distance, -distance) if 1 <= k % 9 + 1 + step <= 9)
-    for k in range(_HONOURS)
+    for k in range(HONOURS_START)
 )
 
 
@@ -117,7 +115,7 @@ def wait_chances(view: SeatView, pid: int, unseen: list[int], kinds: list[int] =
             result[k] = PASSED_SINCE
         elif k in own:
             result[k] = OWN_DISCARD
-        elif k >= _HONOURS:
+        elif k >= HONOURS_START:
             result[k] = BASE * HONOUR_UNSEEN[unseen[k]] * (HONOUR_PASSED if k in passed else 1.0)
         else:
             result[k] = BASE * _suited_factor(k, unseen, own) * (SUITED_PASSED if k in passed else 1.0)

@@ -112,6 +112,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from mj import tiles
+from mj.hand.counting import HONOURS_START
 from mj.melds import KongOrigin, MeldKind
 from mj.robot import declare, defence, evaluate, moves
 from mj.robot.personality import Combination, Personality, Switcher
@@ -288,10 +289,10 @@ class LevelOne:
                 if tile != tiles.BLANK and not tiles.is_special(tile):
                     held[kind_index(tile)] += 1
         total = sum(held) or 1
-        honours = sum(held[27:])
+        honours = sum(held[HONOURS_START:])
         purity = (max(sum(held[s : s + 9]) for s in (0, 9, 18)) + honours) / total
         majors = sum(n for k, n in enumerate(held) if tiles.is_major(tiles.KINDS[k])) / total
-        suited = [k for k in range(27) if vector[k]]
+        suited = [k for k in range(HONOURS_START) if vector[k]]
         linked = sum(
             vector[k] for k in suited if any(0 < abs(j - k) <= 2 and j // 9 == k // 9 and vector[j] for j in suited)
         )
@@ -574,7 +575,7 @@ def prospect(view: SeatView, vector: list[int], unseen: list[int], exposed: tupl
         for k in range(NUM_KINDS):
             n = vector[k]
             if n:
-                if k >= _FIRST_HONOUR:
+                if k >= HONOURS_START:
                     honours += n
                 else:
                     held[k // 9] += n
@@ -592,7 +593,6 @@ def prospect(view: SeatView, vector: list[int], unseen: list[int], exposed: tupl
 
 #: The honours whose pung may double a hand (which winds do depends on the seat and round).
 _HONOUR_KINDS: Final = (*tiles.DRAGONS, *tiles.WINDS)
-_FIRST_HONOUR: Final = kind_index(tiles.EAST_WIND)
 
 
 def _doubles(view: SeatView, tile: Tile) -> bool:
