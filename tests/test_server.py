@@ -420,6 +420,13 @@ def test_saves_are_atomic_and_default_names_take_the_first_free_number(tmp_path:
     assert default_name(tmp_path, datetime.date(2020, 1, 2)) == "game-2020-01-02-9.mjs"
 
 
+def test_a_save_over_a_temporary_file_left_by_a_crash_replaces_both(tmp_path: Path) -> None:
+    (tmp_path / "mine.mjs").write_text("old")
+    (tmp_path / f".mine.mjs.{os.getpid()}.tmp").write_text("half a save")
+    assert make_saver(tmp_path)("mine.mjs", "new") == "mine.mjs"
+    assert [(p.name, p.read_text()) for p in tmp_path.iterdir()] == [("mine.mjs", "new")]
+
+
 def test_the_log_keeps_terminators_and_writes_end_of_file_without_newline(tmp_path: Path) -> None:
     log = LogWriter.open(str(tmp_path / "x.log"))
     log.received(1, "Connect 1110 0 A\r\n")
