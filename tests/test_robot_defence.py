@@ -10,6 +10,7 @@ them, so the view's own bookkeeping (piles, timeline) is what the strategies rea
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import replace
 
 import pytest
 
@@ -17,7 +18,17 @@ from mj import tiles
 from mj.melds import Meld, chow, pung
 from mj.protocol import cmsg as C
 from mj.robot import defence, evaluate
-from mj.robot.levels import DEFAULT_LEVEL, LEVELS, Defence, LevelOne, LevelTwo, hand_value, make_strategy, prospect
+from mj.robot.levels import (
+    DEFAULT_LEVEL,
+    LEVEL_THREE,
+    LEVELS,
+    Defence,
+    LevelOne,
+    LevelTwo,
+    hand_value,
+    make_strategy,
+    prospect,
+)
 from mj.robot.personality import Combination, Personality, Switcher, combinations, parse_personality
 from mj.robot.strategy import Claim, ClaimKind
 from mj.robot.view import DiscardRecord, Phase, SeatView
@@ -242,6 +253,20 @@ def test_between_equally_good_shapes_the_safer_tile_goes() -> None:
     assert LevelTwo().discard(view) == (parse("EW"), False)
 
 
+def test_the_likelier_an_opponent_is_ready_the_sooner_a_far_hand_gives_up() -> None:
+    # Two from ready against player 2's three pungs: weighing only the risk, level 3's
+    # shape would let the fresh white dragon go; knowing the hand will likely end before
+    # it gets there, it throws 7C, the ready player's own discard. A ready hand, needing
+    # no more turns than the threat leaves, keeps its choice.
+    far = "8D 3D 4D 4C 7C 6D 3B 3C 3C 9C WD 2B 5D 9B"
+    ready = "1B 2B 3B 7B 8B 4C 5C 6C 7D 8D 9D 1C 1C 4D"
+    unhurried = LevelTwo(rules=replace(LEVEL_THREE, hurry=0.0))
+    assert risk(threatened(far, seat=1), "7C") < 0.01 < risk(threatened(far, seat=1), "WD")
+    assert unhurried.discard(threatened(far, seat=1)) == (parse("WD"), False)
+    assert make_strategy(3).discard(threatened(far, seat=1)) == (parse("7C"), False)
+    assert make_strategy(3).discard(threatened(ready)) == unhurried.discard(threatened(ready)) == (parse("4D"), False)
+
+
 def test_a_higher_cost_of_dealing_in_folds_sooner() -> None:
     def folds(cost: float) -> int:
         """How many of a set of threatened hands, each holding the safe 1C, discard it at this cost."""
@@ -327,13 +352,13 @@ def test_levels_two_and_three_claim_a_doubling_pung_that_does_not_set_the_hand_b
 
 
 def test_level_three_pushes_as_east_where_it_folds_in_another_seat() -> None:
-    # East's win is paid double by everybody: the same hand lets the fresh red dragon go
-    # as East, and gives up the threatening player's own 7C in the south seat.
-    hand = "2B 4B 6B 9B 1C 2C 3C 5C 5C 5C 6C 7C 6D RD"
+    # East's win is paid double by everybody: the same hand, one from ready, lets the fresh
+    # green dragon go as East, and gives up the threatening player's own 7C in the south seat.
+    hand = "4D 5D NW 8C 5B 6B 3B 7C 2C GD NW 6C 7B 4C"
     strategy = make_strategy(3)
-    east, south = threatened(hand, seat=0, live=30), threatened(hand, seat=1, live=30)
-    assert risk(south, "7C") < 0.01 < risk(south, "RD")
-    assert strategy.discard(east) == (parse("RD"), False)
+    east, south = threatened(hand, seat=0), threatened(hand, seat=1)
+    assert risk(south, "7C") < 0.01 < risk(south, "GD")
+    assert strategy.discard(east) == (parse("GD"), False)
     assert strategy.discard(south) == (parse("7C"), False)
 
 

@@ -30,6 +30,7 @@ over the opponents (:func:`assess`).
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Final
 
@@ -148,6 +149,14 @@ class Danger:
 
     def of(self, tile: Tile) -> float:
         return self.deal_in[kind_index(tile)]
+
+    def calm(self, power: float) -> float:
+        """``(1 - threat) ** power``: how much of its win chance a hand keeps while an opponent is likely ready.
+
+        Such an opponent will likely end the hand soon, and a hand several steps from
+        ready seldom gets there first: the levels make ``power`` grow with the shanten.
+        """
+        return math.pow(1.0 - self.threat, power)
 
 
 def assess(view: SeatView, unseen: list[int] | None = None, kinds: list[int] = ALL_KINDS) -> Danger:
