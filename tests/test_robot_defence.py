@@ -356,7 +356,7 @@ def test_level_three_pushes_as_east_where_it_folds_in_another_seat() -> None:
     # green dragon go as East, and gives up the threatening player's own 7C in the south seat.
     hand = "4D 5D NW 8C 5B 6B 3B 7C 2C GD NW 6C 7B 4C"
     strategy = make_strategy(3)
-    east, south = threatened(hand, seat=0), threatened(hand, seat=1)
+    east, south = threatened(hand, seat=0, live=45), threatened(hand, seat=1, live=45)
     assert risk(south, "7C") < 0.01 < risk(south, "GD")
     assert strategy.discard(east) == (parse("GD"), False)
     assert strategy.discard(south) == (parse("7C"), False)

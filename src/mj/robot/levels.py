@@ -107,29 +107,33 @@ before it got there: with the likeliest opponent's readiness (``threat``) betwee
 and 0.9, hands one from ready won 0.54 as often as the model said, two from ready
 0.32, three 0.14 (ready hands 0.9), about ``(1 - threat) ** (shanten / 2)``. So level
 3 scales the win chance by ``(1 - threat) ** (hurry * shanten)`` (:attr:`Defence.hurry`)
-and gives up a slow hand sooner against a likely ready opponent. ``hurry`` is 1, twice
-the fit: what it buys is the deal-ins below the bar. Compared on the same games
-without it (400 games each, seeds never used for tuning), win rate / deal-in rate /
-mean winning score / score difference per game:
+and gives up a slow hand sooner against a likely ready opponent. ``hurry`` is 0.5, the
+fit. On seeds never used for tuning (400 games each), win rate / deal-in rate / mean
+winning score / score difference per game with ``hurry`` 0.5, with 1, and without:
 
-* seeds 1101-1200: 32.3% / 12.5% / 54 / +192 [-23, 407] (without: 33.1% / 14.1% / 53 / +195 [-29, 420]);
-* seeds 1201-1300: 32.2% / 13.0% / 54 / +279 [40, 517] (33.0% / 14.3% / 53 / +408 [236, 581]);
-* seeds 1301-1400: 31.7% / 12.6% / 55 / +278 [56, 500] (32.5% / 14.1% / 54 / +310 [89, 531]);
-* seeds 1401-1500: 32.9% / 13.3% / 56 / +448 [110, 786] (34.6% / 13.3% / 56 / +577 [290, 863]);
-* seeds 1501-1600: 32.8% / 12.5% / 54 / +279 [60, 499] (33.3% / 13.3% / 54 / +354 [110, 597]);
-* seeds 1601-1700: 32.8% / 13.6% / 53 / +220 [5, 435] (33.6% / 14.2% / 55 / +365 [159, 570]).
+* seeds 1201-1300: 32.5% / 13.6% / 54 / +316 [71, 562]; 32.2% / 13.0% / 54 / +279 [40, 517];
+  33.0% / 14.3% / 53 / +408 [236, 581];
+* seeds 1301-1400: 31.8% / 13.8% / 55 / +337 [115, 559]; 31.7% / 12.6% / 55 / +278 [56, 500];
+  32.5% / 14.1% / 54 / +310 [89, 531];
+* seeds 1701-1800: 32.6% / 12.5% / 54 / +267 [55, 479]; 31.6% / 12.1% / 55 / +203 [-27, 433];
+* seeds 1801-1900: 32.4% / 13.7% / 55 / +311 [104, 518]; 31.6% / 13.5% / 55 / +314 [80, 547].
 
-About 0.9 points of wins and 86 points of score per game for 1.0 point of deal-in; on
-four of the six sets the robot without it dealt in on more than 14%, with it on none.
-Less hurry saved less: 0.75 saved 0.5 points of deal-in for 61 points of score (seeds
-1201-1300: 32.0% / 13.4% / +311; 1401-1500: 33.7% / 13.2% / +571; 1501-1600: 32.9% /
-13.0% / +303; 1601-1700: 33.5% / 13.6% / +275), 0.5 as much for 33 (1201-1300: 32.5% /
-13.6% / +316; 1301-1400: 31.8% / 13.8% / +337), on fewer sets; hurrying only hands two
-or more from ready saved nothing (32.8% / 14.1% / +420 on 1201-1300), and scaling each discard's own chance by
-its shanten, instead of the hand's, folded ready hands less and dealt in more (33.5% /
-14.8% / +364). Weighing each useful tile by the useful tiles it leads to (the waits a
-hand one from ready would get) changed nothing measurable (33.1% / 14.1% / +444 on
-1201-1300) for half again the time per decision, and was left out.
+With 1, on more sets (without it in brackets): 1101-1200 32.3% / 12.5% / 54 / +192 [-23,
+407] (33.1% / 14.1% / 53 / +195 [-29, 420]); 1401-1500 32.9% / 13.3% / 56 / +448 [110,
+786] (34.6% / 13.3% / 56 / +577 [290, 863]); 1501-1600 32.8% / 12.5% / 54 / +279 [60,
+499] (33.3% / 13.3% / 54 / +354 [110, 597]); 1601-1700 32.8% / 13.6% / 53 / +220 [5, 435]
+(33.6% / 14.2% / 55 / +365 [159, 570]). Without it, four sets of six dealt in on more
+than 14%. Hurry 1 dealt in on none, but it paid about 0.9 points of wins and 86 points
+of score per game for its point of deal-in, and on two sets of eight its score interval
+reached below zero; 0.5 saved about half the deal-ins for about a third of the score.
+0.75 saved no more than 0.5 (1201-1300: 32.0% / 13.4% / +311; 1401-1500: 33.7% / 13.2%
+/ +571; 1501-1600: 32.9% / 13.0% / +303; 1601-1700: 33.5% / 13.6% / +275); hurrying only
+hands two or more from ready saved nothing (32.8% / 14.1% / +420 on 1201-1300), and
+scaling each discard's own chance by its shanten, instead of the hand's, folded ready
+hands less and dealt in more (33.5% / 14.8% / +364). Weighing each useful tile by the
+useful tiles it leads to (the waits a hand one from ready would get) changed nothing
+measurable (33.1% / 14.1% / +444 on 1201-1300) for half again the time per decision,
+and was left out.
 
 Deciding from the view alone, a strategy keeps only the combination it plays with
 and a seeded random generator used only to break exact ties, so the same views in
@@ -644,7 +648,7 @@ def _doubles(view: SeatView, tile: Tile) -> bool:
 
 #: The defence of levels 2 and 3 (tuned on seeds 101-180, see the module documentation).
 LEVEL_TWO: Final = Defence(cost=0.5)
-LEVEL_THREE: Final = Defence(cost=1.0, valued=True, east_stake=1.5, prospect=1.0, hurry=1.0)
+LEVEL_THREE: Final = Defence(cost=1.0, valued=True, east_stake=1.5, prospect=1.0, hurry=0.5)
 
 
 def make_strategy(level: int, personality: Personality | None = None, seed: int = 0) -> Strategy:
