@@ -38,8 +38,9 @@ def encode_line(text: str) -> bytes:
     Backslashes are doubled and every newline of the text becomes backslash, CR, LF,
     so the reader can tell it from the CR LF that ends the message.
     """
-    escaped = text.replace("\\", "\\\\").replace("\n", "\\\r\n")
-    return (escaped + "\r\n").encode(ENCODING, errors="replace")
+    if "\\" in text or "\n" in text:  # rare: most messages are one plain line
+        text = text.replace("\\", "\\\\").replace("\n", "\\\r\n")
+    return (text + "\r\n").encode(ENCODING, errors="replace")
 
 
 class LineDecoder:
@@ -73,8 +74,15 @@ class LineDecoder:
         """Like :meth:`feed`, but each line keeps its trailing white space and terminator.
 
         This is what the server log records for received lines (§12.1).
+
+        Most reads are one whole line without a backslash (robots send each answer in
+        a packet of its own): such data is the line as it is, with nothing to keep.
         """
         buffer = self._buffer
+        if data and not buffer and not self._parts and len(data) <= self.max_line:
+            whole = data.decode(ENCODING)
+            if whole.find("\n") == len(whole) - 1 and "\\" not in whole:
+                return [whole]
         buffer += data
         lines: list[str] = []
         start = 0

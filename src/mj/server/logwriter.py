@@ -35,7 +35,8 @@ class LogWriter:
         self._stream = stream
         self._owned = owned
         self._failed = False
-        self._heads: dict[tuple[Direction, int], str] = {}
+        #: The heads of each direction's entries, by connection.
+        self._heads: dict[Direction, dict[int, str]] = {"<": {}, ">": {}}
         self._pending: list[str] = []
 
     @classmethod
@@ -80,9 +81,10 @@ class LogWriter:
 
     def _head(self, direction: Direction, connection: int) -> str:
         """The start of an entry, up to its text: :func:`format_entry` of an empty entry."""
-        head = self._heads.get((direction, connection))
+        heads = self._heads[direction]
+        head = heads.get(connection)
         if head is None:
-            head = self._heads[direction, connection] = format_entry(LogEntry(direction, connection, "", ""))
+            head = heads[connection] = format_entry(LogEntry(direction, connection, "", ""))
         return head
 
     def _write(self, entry: str) -> None:

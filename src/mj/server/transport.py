@@ -120,8 +120,8 @@ class Client:
     ending: bool = False
     #: The table has been told the connection ended; drop anything still queued for it.
     closed: bool = False
-    #: Bytes for this client gathered during the current wake-up.
-    outgoing: bytearray = field(default_factory=bytearray)
+    #: Lines for this client gathered during the current wake-up, joined when sent.
+    outgoing: list[bytes] = field(default_factory=list)
 
 
 @dataclass(frozen=True, slots=True)
@@ -402,7 +402,7 @@ class Server:
         if isinstance(event, Opened):
             return self.table.open(client.number)
         if event.reason:
-            client.outgoing += encode_line(C.Error(0, event.reason).encode())
+            client.outgoing.append(encode_line(C.Error(0, event.reason).encode()))
         return self._close(client, by_us=False)
 
     def _close(self, client: Client, by_us: bool) -> list[Delivery]:
@@ -496,7 +496,7 @@ class Server:
                 log.sent(delivery.connection, text)
             client = clients.get(delivery.connection)
             if client is not None and not client.closed:
-                client.outgoing += data
+                client.outgoing.append(data)
 
     def _flush(self) -> None:
         """Flush the log, then write each client's gathered bytes in one call; end the clients that failed."""
@@ -509,7 +509,7 @@ class Server:
 
     def _send(self, client: Client) -> bool:
         """Write a client's gathered bytes without waiting; False if it is dead or does not read."""
-        data = bytes(client.outgoing)
+        data = b"".join(client.outgoing)
         client.outgoing.clear()
         transport = client.transport
         if transport.is_closing():
