@@ -31,7 +31,7 @@ import uvloop
 from conftest import ORIGINAL_PLAYER, OUR_SERVER, require_original
 from mj.logfile import parse_log
 from mj.protocol import cmsg as C
-from mj.protocol.framing import ENCODING
+from mj.protocol.framing import ENCODING, encode_line
 from mj.replay import read_entries, replay
 from mj.server import cli
 from mj.server.address import TcpAddress, UnixAddress, parse_address
@@ -427,13 +427,19 @@ def test_a_save_over_a_temporary_file_left_by_a_crash_replaces_both(tmp_path: Pa
     assert [(p.name, p.read_text()) for p in tmp_path.iterdir()] == [("mine.mjs", "new")]
 
 
-def test_the_log_keeps_terminators_and_writes_end_of_file_without_newline(tmp_path: Path) -> None:
+@pytest.mark.parametrize("with_wire_bytes", [False, True])
+def test_the_log_keeps_terminators_and_writes_end_of_file_without_newline(
+    tmp_path: Path, with_wire_bytes: bool
+) -> None:
+    def sent(connection: int, text: str) -> None:
+        log.sent(connection, text, encode_line(text) if with_wire_bytes else None)
+
     log = LogWriter.open(str(tmp_path / "x.log"))
     log.received(1, "Connect 1110 0 A\r\n")
-    log.sent(1, "ConnectReply 1110 1 ")
+    sent(1, "ConnectReply 1110 1 ")
     log.received(2, "Ready\n")
     log.end_of_file(2)
-    log.sent(1, "Settlement a\nb\n\n")
+    sent(1, "Settlement a\nb\n\n")  # escaped on the wire, not in the log
     log.close()
     data = (tmp_path / "x.log").read_bytes()
     assert data == (

@@ -130,6 +130,8 @@ _TABLE_MESSAGES: Final = frozenset(
         P.RequestReconnect,
     }
 )
+#: The moves a connected player makes in the game (the table passes them on): every other message.
+_GAME_MOVES: Final = frozenset(P.MESSAGES) - _TABLE_MESSAGES - {P.Connect, P.AuthInfo, P.NewAuthInfo}
 
 
 @dataclass(slots=True)
@@ -387,7 +389,7 @@ class Table:
         self._route(sends)
         game = self.game
         assert game is not None
-        if any(isinstance(send.message, C.Settlement) for send in sends):
+        if self.settings.hand_history and any(isinstance(send.message, C.Settlement) for send in sends):
             self._write_hand_history()
         if self._end_after_hand and not game.hand_in_progress:
             self._route(game.end_game())
@@ -395,23 +397,26 @@ class Table:
     # ------------------------------------------------------------------ dispatch
 
     def _dispatch(self, connection: int, conn: Connection, message: P.PMsg) -> None:
+        game = self.game
+        player = conn.player
+        playing = self.active and game is not None and not game.game_over
+        if playing and player is not None and type(message) in _GAME_MOVES:
+            assert game is not None
+            self._play(game.apply(player, message))  # most lines: one look-up, then the game
+            return
         if isinstance(message, P.Connect):
             self._connect(connection, conn, message)
             return
         if isinstance(message, P.AuthInfo):
             self._auth_info(connection, conn, message)
             return
-        if conn.player is None:
+        if player is None:
             raise IllegalMove("You must connect first")
-        player = conn.player
-        if type(message) not in _TABLE_MESSAGES:
-            # A move for the game (most lines): told apart by one look-up, not a test per kind.
-            if not self.active or self.game is None or self.game.game_over:
+        if type(message) not in _TABLE_MESSAGES:  # a move while no game goes on, or NewAuthInfo
+            if not playing:
                 raise IllegalMove("Game not active", logged=False)
-            if isinstance(message, P.NewAuthInfo):
-                raise IllegalMove("Password changing not supported")
-            self._play(self.game.apply(player, message))
-        elif isinstance(message, P.ListGameOptions):
+            raise IllegalMove("Password changing not supported")
+        if isinstance(message, P.ListGameOptions):
             for entry in self._option_entries():
                 self._deliver(connection, C.GameOption(0, entry))
         elif isinstance(message, P.QueryGameOption):
@@ -464,7 +469,7 @@ class Table:
     def _write_hand_history(self) -> None:
         """``--hand-history``: each settled hand as a save file of that hand from its start (§12.2)."""
         game = self.game
-        if not self.settings.hand_history or self.saver is None or game is None:
+        if self.saver is None or game is None:
             return
         self._hand_files += 1
         messages: list[C.CMsg] = [C.Player(p, self._name_of(p)) for p in game.seating]

@@ -6,8 +6,9 @@ the original's. The file is opened in append mode like the original's, ``-``
 meaning standard output. A failing log (disk full) costs a warning, never the game.
 
 A game logs a few hundred lines per hand, so each entry's head (``>cnx3 ``) is
-formatted once per connection and reused, and entries are gathered as text and
-written at each :meth:`LogWriter.flush`, in one piece. The server flushes at the
+formatted once per connection and reused, a sent message whose wire bytes are its
+entry is not encoded again, and entries are gathered as bytes and written at each
+:meth:`LogWriter.flush`, in one piece. The server flushes at the
 end of each wake-up, before sending, so a harness that watches the log (to connect
 robots in order) sees every line no later than its recipient does; whoever writes
 entries must flush or close the writer at the end.
@@ -24,8 +25,10 @@ from mj.protocol.framing import ENCODING
 
 #: What ends each sent message in the log.
 SENT_TERMINATOR: Final = LogEntry(">", 0, "").terminator
-#: Entries gathered before they are written even without a flush: a bound on memory.
-MAX_PENDING: Final = 1024
+#: How many bytes the wire's terminator adds to a message's text.
+_WIRE_TERMINATOR: Final = 2
+#: Pieces of entries (two each) gathered before they are written even without a flush: a bound on memory.
+MAX_PENDING: Final = 2048
 
 
 class LogWriter:
@@ -36,8 +39,8 @@ class LogWriter:
         self._owned = owned
         self._failed = False
         #: The heads of each direction's entries, by connection.
-        self._heads: dict[Direction, dict[int, str]] = {"<": {}, ">": {}}
-        self._pending: list[str] = []
+        self._heads: dict[Direction, dict[int, bytes]] = {"<": {}, ">": {}}
+        self._pending: list[bytes] = []
 
     @classmethod
     def open(cls, name: str) -> LogWriter:
@@ -49,24 +52,30 @@ class LogWriter:
 
     def received(self, connection: int, raw: str) -> None:
         """A line as received, after unescaping, with its own terminator (CR LF, LF, or none at the end)."""
-        self._write(self._head("<", connection) + raw)
+        self._write(self._head("<", connection), _encoded(raw))
 
     def end_of_file(self, connection: int) -> None:
         """The connection ended: ``<cnxK (null)`` with no newline, as the original writes it."""
-        self._write(format_entry(LogEntry("<", connection, None)))
+        self._write(b"", _encoded(format_entry(LogEntry("<", connection, None))))
 
-    def sent(self, connection: int, text: str) -> None:
-        """A message sent, as encoded before framing (real newlines, CR LF at the end)."""
-        self._write(self._head(">", connection) + text + SENT_TERMINATOR)
+    def sent(self, connection: int, text: str, wire: bytes | None = None) -> None:
+        """A message sent, as encoded before framing (real newlines, CR LF at the end).
+
+        ``wire``, the message's bytes on the wire if at hand, are that very entry
+        unless the framing escaped something, which always lengthens the text.
+        """
+        if wire is None or len(wire) != len(text) + _WIRE_TERMINATOR:
+            wire = _encoded(text + SENT_TERMINATOR)
+        self._write(self._head(">", connection), wire)
 
     def flush(self) -> None:
         """Write the entries gathered so far and flush the stream."""
         if self._failed:
             return
-        text = "".join(self._pending)
+        data = b"".join(self._pending)
         self._pending.clear()
         try:
-            self._stream.write(text.encode(ENCODING, errors="replace"))
+            self._stream.write(data)
             self._stream.flush()
         except OSError as exc:
             self._fail(exc)
@@ -79,22 +88,28 @@ class LogWriter:
             except OSError as exc:
                 self._fail(exc)
 
-    def _head(self, direction: Direction, connection: int) -> str:
+    def _head(self, direction: Direction, connection: int) -> bytes:
         """The start of an entry, up to its text: :func:`format_entry` of an empty entry."""
         heads = self._heads[direction]
         head = heads.get(connection)
         if head is None:
-            head = heads[connection] = format_entry(LogEntry(direction, connection, "", ""))
+            head = heads[connection] = _encoded(format_entry(LogEntry(direction, connection, "", "")))
         return head
 
-    def _write(self, entry: str) -> None:
+    def _write(self, head: bytes, rest: bytes) -> None:
         if self._failed:
             return
-        self._pending.append(entry)
-        if len(self._pending) >= MAX_PENDING:
+        pending = self._pending
+        pending.append(head)
+        pending.append(rest)
+        if len(pending) >= MAX_PENDING:
             self.flush()
 
     def _fail(self, exc: OSError) -> None:
         if not self._failed:
             print(f"+W+ log file write failed, logging stopped: {exc}", file=sys.stderr)
         self._failed = True
+
+
+def _encoded(text: str) -> bytes:
+    return text.encode(ENCODING, errors="replace")

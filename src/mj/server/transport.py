@@ -493,7 +493,7 @@ class Server:
                 text = message.encode()
                 data = encode_line(text)
             if delivery.logged and log is not None:
-                log.sent(delivery.connection, text)
+                log.sent(delivery.connection, text, data)
             client = clients.get(delivery.connection)
             if client is not None and not client.closed:
                 client.outgoing.append(data)
