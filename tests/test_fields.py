@@ -14,7 +14,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from mj.protocol import ProtocolError, cmsg, pmsg
-from mj.protocol.fields import KEYWORD_CHARS, MAX_DECODED, MessageTable, WireMessage
+from mj.protocol.fields import KEYWORD_CHARS, WireMessage
+from mj.protocol.messagetable import MAX_DECODED, MessageTable
 
 #: Characters that make up fields and trip their readers: digits and signs, tile and
 #: wind letters, the blanks the C decoder skips, the backslash that protects a text.

@@ -66,6 +66,7 @@ MODULES: Final = (
     "mj.table",
     "mj.arena.exchange",
     "mj.protocol.framing",
+    "mj.protocol.messagetable",
     "mj.server.logwriter",
     "mj.server.transport",
 )

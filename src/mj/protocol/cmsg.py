@@ -14,7 +14,6 @@ from typing import ClassVar, Final
 from mj.protocol.fields import (
     KEYWORD_CHARS,
     ChowPosition,
-    MessageTable,
     PlayerOption,
     TileCode,
     Wind,
@@ -22,6 +21,7 @@ from mj.protocol.fields import (
     Word,
     message,
 )
+from mj.protocol.messagetable import MessageTable
 from mj.rules.options import OptionEntry
 
 
@@ -474,7 +474,6 @@ _TABLE: Final = MessageTable(CMsg, tuple(globals().values()), KEYWORD_CHARS + "#
 #: Every controller message class, in the order of §3.
 MESSAGES: Final = _TABLE.classes
 
-
-def decode(line: str) -> CMsg:
-    """The controller message on ``line``; :class:`~mj.protocol.fields.ProtocolError` if none."""
-    return _TABLE.decode(line)
+#: The controller message on a line; :class:`~mj.protocol.fields.ProtocolError` if none
+#: (:meth:`~mj.protocol.messagetable.MessageTable.decode`, called straight: every line received is read).
+decode: Final = _TABLE.decode

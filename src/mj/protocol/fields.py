@@ -4,7 +4,7 @@ Messages (:mod:`mj.protocol.cmsg`, :mod:`mj.protocol.pmsg`) only declare their f
 in wire order, as dataclass annotations; from those declarations each class gets its
 constructor and writer the first time the class is used, written out as Python and
 compiled once for all the messages of the same shape (:func:`_compile_methods`), and
-one reader serves all (:func:`_read_fields`).
+one reader serves all (:func:`read_fields`).
 The rules for writing and reading each kind (protocol.md §1.4) live in exactly one
 place, :data:`_ENCODERS` and :data:`_DECODERS`, and no message parses itself.
 
@@ -23,9 +23,9 @@ import re
 import string
 import sys
 import types
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from enum import Enum
-from typing import Annotated, Any, ClassVar, Final, Generic, TypeVar, dataclass_transform, get_origin
+from typing import Annotated, Any, ClassVar, Final, TypeVar, dataclass_transform, get_origin
 
 from mj import tiles
 from mj.protocol.framing import WHITESPACE
@@ -221,7 +221,7 @@ class WireMessage:
     """What controller and player messages have in common: a keyword and typed fields.
 
     Subclasses are made with :func:`message`: their annotations, in wire order, are
-    the fields; :class:`MessageTable` fills in the class variables below, and the
+    the fields; :func:`install_codecs` fills in the class variables below, and the
     methods a frozen dataclass would have are here or written out per class on first
     use (see :func:`message` for why).
     """
@@ -320,7 +320,7 @@ def _field_type(cls: type[WireMessage], annotation: object) -> object:
     return found
 
 
-def _install_codecs(cls: type[WireMessage]) -> None:
+def install_codecs(cls: type[WireMessage]) -> None:
     annotations = cls.__annotations__
     spec = tuple((field.name, _kind_of(_field_type(cls, annotations[field.name]))) for field in dataclasses.fields(cls))
     if any(kind in _FINAL_KINDS for _, kind in spec[:-1]):
@@ -329,11 +329,11 @@ def _install_codecs(cls: type[WireMessage]) -> None:
     cls.wire_fields = spec
 
 
-def _read_fields(cls: type[M], line: str, pos: int) -> M:
+def read_fields(cls: type[M], line: str, pos: int) -> M:
     """The message of class ``cls`` whose fields start at ``pos``, read one after the other as the C decoder reads them.
 
     Reading is rare enough to be a plain loop: the tables remember the lines they read
-    (:meth:`MessageTable.decode`).
+    (:meth:`mj.protocol.messagetable.MessageTable.decode`).
     """
     values = []
     for name, kind in cls.wire_fields:
@@ -429,65 +429,3 @@ _SOURCES: Final[dict[str, Callable[[list[str]], str]]] = {
     "__init__": _init_source,
     "_values": _values_source,
 }
-
-
-#: How many different lines :meth:`MessageTable.decode` remembers, per direction.
-MAX_DECODED: Final = 4096
-
-
-class MessageTable(Generic[M]):
-    """The messages of one direction, found by keyword or alias, and their decoder.
-
-    ``keyword_chars`` are the characters keywords are made of: letters and digits,
-    plus ``#`` (the comment message) on the controller side only.
-    """
-
-    __slots__ = ("_classes", "_decoded", "_keyword_chars", "classes")
-
-    def __init__(self, base: type[M], namespace: Iterable[object], keyword_chars: str) -> None:
-        self.classes: tuple[type[M], ...] = tuple(
-            obj for obj in namespace if isinstance(obj, type) and issubclass(obj, base) and obj is not base
-        )
-        self._classes: dict[str, type[M]] = {}
-        for cls in self.classes:
-            _install_codecs(cls)
-            for name in (cls.keyword, *cls.aliases):
-                self._classes[name] = cls
-        self._keyword_chars = keyword_chars
-        #: Lines read lately and their messages (:meth:`decode`).
-        self._decoded: dict[str, M] = {}
-
-    def decode(self, line: str) -> M:
-        """The message on ``line`` (one logical line, terminator optional).
-
-        The keyword is the longest run of keyword characters at the very start; the
-        one character after it is skipped whatever it is, as in the original.
-
-        A game's lines are few: the four robots of a 21-hand game send 4,315 lines,
-        of which 297 differ (``NoClaim 13`` comes 62 times). Messages are immutable,
-        so a line read before gets the same message again without being read: the
-        table remembers up to :data:`MAX_DECODED` lines, and forgets them all when full.
-        """
-        decoded = self._decoded.get(line)
-        if decoded is not None:
-            return decoded
-        decoded = self._read(line)
-        if len(self._decoded) >= MAX_DECODED:
-            self._decoded.clear()
-        self._decoded[line] = decoded
-        return decoded
-
-    def _read(self, line: str) -> M:
-        line = line.rstrip(WHITESPACE)
-        if not line:
-            raise ProtocolError("empty line")
-        keyword = line[: len(line) - len(line.lstrip(self._keyword_chars))]
-        cls = self._classes.get(keyword)
-        if cls is None:
-            raise ProtocolError(f"unknown message keyword {keyword or line[:20]!r}")
-        rest = line[len(keyword) + 1 :]
-        pos = len(line) - len(rest.lstrip(WHITESPACE))
-        try:
-            return _read_fields(cls, line, pos)
-        except ProtocolError as exc:
-            raise ProtocolError(f"{keyword} {exc}") from None

@@ -12,13 +12,13 @@ from typing import ClassVar, Final
 from mj.protocol.fields import (
     KEYWORD_CHARS,
     ChowPosition,
-    MessageTable,
     PlayerOption,
     TileCode,
     WireMessage,
     Word,
     message,
 )
+from mj.protocol.messagetable import MessageTable
 
 
 class PMsg(WireMessage):
@@ -274,7 +274,6 @@ _TABLE: Final = MessageTable(PMsg, tuple(globals().values()), KEYWORD_CHARS)
 #: Every player message class, in the order of §4.
 MESSAGES: Final = _TABLE.classes
 
-
-def decode(line: str) -> PMsg:
-    """The player message on ``line``; :class:`~mj.protocol.fields.ProtocolError` if none."""
-    return _TABLE.decode(line)
+#: The player message on a line; :class:`~mj.protocol.fields.ProtocolError` if none
+#: (:meth:`~mj.protocol.messagetable.MessageTable.decode`, called straight: every line received is read).
+decode: Final = _TABLE.decode
