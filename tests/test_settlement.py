@@ -179,5 +179,9 @@ def test_winning_signals_need_the_whole_hand() -> None:
     assert winning_signals(winning) == frozenset({Signal.END_OF_WALL, Signal.BAMBOO_SUIT})
     mixed = hand("1B-2B-3B 5B-5B-5B 7B-8B-9B 2C+3C+4C 6B+6B")
     assert winning_signals(mixed) == frozenset({Signal.END_OF_WALL})
+    # seed 2013, hand 19 on the original server: West's characters with a pair of West
+    # winds; the discard South fed into three sets of characters was no cannon
+    with_honours = hand("3C-4C-5C 1C-1C-1C 2C-2C-2C 9C-9C-9C WW+WW")
+    assert winning_signals(with_honours) == frozenset({Signal.END_OF_WALL})
     assert Signal.DRAGONS in winning_signals(hand("RD-RD-RD GD+GD+GD 1B-2B-3B 5C+6C+7C 2D+2D"))
     assert chow(parse("1B"), False) in winning.melds and pung(parse("5B"), False) in winning.melds

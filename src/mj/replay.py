@@ -3,8 +3,9 @@
 The log gives the options, the seating and, hand by hand, the tiles dealt and
 drawn; from those we rebuild each wall, feed every line a player sent to the
 table as that player's intent, and check that the table sends exactly what the
-original sent (only the order within one reaction may differ, e.g. who of the
-losers was answered first).
+original sent. Within one reaction only the order of messages that timing may
+reorder may differ (who of the losers was answered first); the synchronising ones
+(draws, discards, claims denied, settlements ...) must come in the original's order.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from mj.protocol import pmsg as P
 from mj.protocol.framing import ENCODING
 from mj.rules.options import OptionEntry
 from mj.savefile import format_save
+from mj.server.logcompare import SYNCHRONISING
 from mj.table import Delivery, LoadError, Saver, Table, TableSettings
 from mj.tiles import BLANK, Tile
 
@@ -305,6 +307,11 @@ def table_for(entries: Sequence[LogEntry], saver: Saver | None = None, **setting
     return table
 
 
+def _fixed(messages: list[str]) -> list[str]:
+    """The synchronising messages among ``messages``, whose order no timing changes (:mod:`mj.server.logcompare`)."""
+    return [m for m in messages if m.split(" ", 2)[1] in SYNCHRONISING]
+
+
 def _no_files(name: str, _: str) -> str:
     """Saving in a replay writes nothing; the table only needs the name the original reported."""
     return name or "game.mjs"
@@ -334,7 +341,7 @@ def replay(entries: Sequence[LogEntry], narrator: Narrator | None = None) -> Rep
         hand += sum(1 for e in expected if e.split(" ", 2)[1] == "NewHand")
         if narrator is not None:
             _narrate(narrator, table, deliveries)
-        if actual != expected and Counter(actual) != Counter(expected):
+        if actual != expected and (Counter(actual) != Counter(expected) or _fixed(actual) != _fixed(expected)):
             where = _first_difference(line, logged, actual)
             return ReplayResult(hand, compared, Mismatch(hand, where, expected, actual))
         compared += len(expected)

@@ -723,7 +723,9 @@ class Game:
             self._broadcast(C.PlayerMahJongs(player, BLANK))
 
     def _deny_others(self, pending: PendingTile, winner: int) -> None:
-        for i in self._claimants(pending):
+        """Tell the other claimers they lost, in seat order from East as the original does
+        (all 16 such denials in 400 recorded games), not in turn from the discarder."""
+        for i in range(4):
             if i != winner and pending.claims.get(i, (Claim.NO_CLAIM, None))[0] is not Claim.NO_CLAIM:
                 pid = self.seating[i]
                 self._send(pid, C.ClaimDenied(pid, "There was a prior claim"))

@@ -104,13 +104,15 @@ def winning_signals(hand: SeatHand) -> frozenset[Signal]:
     """The winner's signals at settlement: those the final hand achieved (§9.8).
 
     Computed like :func:`signals` over all the winner's declared sets, with the
-    purity signals requiring the whole hand (pair included) to be pure.
+    purity signals requiring the whole hand (pair included) to be pure: a suit's
+    signal takes no honour either (the original lets no cannon off for a hand of one
+    suit with honours, seed 2013).
     """
     found = set(signals(hand.melds))
     tiles = [t for m in hand.melds for t in m.tiles]
     if not all(is_honour(t) for t in tiles):
         found.discard(Signal.HONOURS)
-    suits = {suit(t) for t in tiles if not is_honour(t)}
+    suits = {suit(t) if not is_honour(t) else None for t in tiles}
     if len(suits) != 1:
         found -= set(_SUIT_SIGNALS.values())
     if not all(t in GREEN_TILES for t in tiles):
