@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from mj.protocol import ProtocolError, cmsg, pmsg
 from mj.protocol.fields import KEYWORD_CHARS, WireMessage
-from mj.protocol.messagetable import MAX_DECODED, MessageTable
+from mj.protocol.messagetable import MAX_DECODED, MAX_REMEMBERED_LENGTH, MessageTable
 
 #: Characters that make up fields and trip their readers: digits and signs, tile and
 #: wind letters, the blanks the C decoder skips, the backslash that protects a text.
@@ -51,6 +51,14 @@ def test_a_line_that_does_not_read_is_refused_every_time() -> None:
     for _ in range(2):
         with pytest.raises(ProtocolError, match="NoClaim discard: expected an integer"):
             table.decode("NoClaim x")
+
+
+def test_long_lines_are_read_every_time_so_that_no_client_can_fill_the_memory() -> None:
+    table = fresh_table(pmsg.SendMessage)
+    line = "SendMessage 0 " + "x" * MAX_REMEMBERED_LENGTH
+    first = table.decode(line)
+    again = table.decode(line)
+    assert again == first and again is not first
 
 
 def test_the_memory_forgets_everything_when_full() -> None:

@@ -16,6 +16,9 @@ from mj.protocol.framing import WHITESPACE
 
 #: How many different lines :meth:`MessageTable.decode` remembers, per direction.
 MAX_DECODED: Final = 4096
+#: The longest line it remembers: a game's repeated lines are short, and long ones
+#: (chat, up to a 64 KiB line) would let a client fill the server's memory.
+MAX_REMEMBERED_LENGTH: Final = 128
 
 
 class MessageTable(Generic[M]):
@@ -47,15 +50,17 @@ class MessageTable(Generic[M]):
         A game's lines are few: the four robots of a 21-hand game send 4,315 lines,
         of which 297 differ (``NoClaim 13`` comes 62 times). Messages are immutable,
         so a line read before gets the same message again without being read: the
-        table remembers up to :data:`MAX_DECODED` lines, and forgets them all when full.
+        table remembers up to :data:`MAX_DECODED` lines of at most
+        :data:`MAX_REMEMBERED_LENGTH` characters, and forgets them all when full.
         """
         decoded = self._decoded.get(line)
         if decoded is not None:
             return decoded
         decoded = self._read(line)
-        if len(self._decoded) >= MAX_DECODED:
-            self._decoded.clear()
-        self._decoded[line] = decoded
+        if len(line) <= MAX_REMEMBERED_LENGTH:
+            if len(self._decoded) >= MAX_DECODED:
+                self._decoded.clear()
+            self._decoded[line] = decoded
         return decoded
 
     def _read(self, line: str) -> M:
