@@ -13,6 +13,7 @@ from collections import Counter
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from enum import Enum, IntEnum
+from functools import cache
 from typing import Any, ClassVar, Protocol
 
 from mj import hand, tiles
@@ -98,6 +99,21 @@ class Winning:
     pending: Tile | None
     discarder: int | None
     facts: Win | None = None
+
+
+# The two commonest messages, made once each and reused (messages are immutable): a
+# ``PlayerDraws`` for every tile dealt or drawn, real and hidden, and a ``PlayerDoesntClaim``
+# for nearly every discard and player. A game needs a few hundred of each kind.
+
+
+@cache
+def _draws(player: int, tile: Tile) -> C.PlayerDraws:
+    return C.PlayerDraws(player, tile)
+
+
+@cache
+def _doesnt_claim(player: int, serial: int, timed_out: bool) -> C.PlayerDoesntClaim:
+    return C.PlayerDoesntClaim(player, serial, timed_out)
 
 
 class Game:
@@ -287,7 +303,7 @@ class Game:
             if i not in pending.claims:
                 pid = self.seating[i]
                 pending.claims[i] = (Claim.NO_CLAIM, None)
-                self._send(pid, C.PlayerDoesntClaim(pid, pending.serial, True), hist=True)
+                self._send(pid, _doesnt_claim(pid, pending.serial, True), hist=True)
         self._resolve()
         return self._take()
 
@@ -421,7 +437,7 @@ class Game:
         assert tile is not None, "a wall always holds a deal"
         self.seats[seat].concealed.append(tile)
         pid = self.seating[seat]
-        self._tile_to(seat, C.PlayerDraws(pid, tile), C.PlayerDraws(pid, BLANK))
+        self._tile_to(seat, _draws(pid, tile), _draws(pid, BLANK))
 
     def _rotate(self) -> None:
         new_east = self.seating[1]
@@ -441,7 +457,7 @@ class Game:
             return False
         self._receive(seat, tile, WinSource.WALL)
         pid = self.seating[seat]
-        self._tile_to(seat, C.PlayerDraws(pid, tile), C.PlayerDraws(pid, BLANK))
+        self._tile_to(seat, _draws(pid, tile), _draws(pid, BLANK))
         self._info_tiles(seat)
         return True
 
@@ -568,7 +584,7 @@ class Game:
             and index != pending.seat
             and pending.chow_position_from is None
         )
-        self._send(player, C.PlayerDoesntClaim(player, msg.discard, False), hist=live)
+        self._send(player, _doesnt_claim(player, msg.discard, False), hist=live)
         if live:
             assert pending is not None
             pending.claims[index] = (Claim.NO_CLAIM, None)
