@@ -18,9 +18,11 @@ each server's CPU time was system time, spent in the kernel (reads, writes, waki
 the robots, page faults).
 
 A machine shared with other work measures CPU time with some noise, and the steady
-figure takes the start-up's noise too. ``--repeat N`` plays each seed's game N times
-on each server, the two servers in turn, and measures each start-up N times; every
-figure is then the median of its N measurements.
+figure takes the start-up's noise too, so each start-up is the median of at least
+:data:`START_UPS` measurements (a tenth of a second each; one in five or so takes
+half as long again). ``--repeat N`` plays each seed's game N times on each server,
+the two servers in turn, and measures each start-up N times if that is more; every
+figure is then the median of its measurements.
 """
 
 from __future__ import annotations
@@ -111,7 +113,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     versus.add_arguments(parser)
     parser.add_argument("--tcp", action="store_true", help="play over TCP on 127.0.0.1 instead of a Unix socket")
     parser.add_argument("--repeat", type=_positive, default=1,
-                        help="play each game, measure each start-up, N times; print medians (default 1)")  # fmt: skip
+                        help="play each game N times, each start-up N times (at least 7); print medians")  # fmt: skip
 
 
 def _positive(text: str) -> int:
@@ -124,9 +126,13 @@ def _positive(text: str) -> int:
     return value
 
 
+#: The fewest measurements of each server's start-up.
+START_UPS: Final = 7
+
+
 def _start_up(server: Sequence[str], repeat: int) -> float:
-    """The median of ``repeat`` measurements of :func:`start_up`."""
-    return statistics.median(start_up(server) for _ in range(repeat))
+    """The median of ``repeat`` measurements of :func:`start_up`, at least :data:`START_UPS`."""
+    return statistics.median(start_up(server) for _ in range(max(repeat, START_UPS)))
 
 
 def _median(runs: Sequence[Measured]) -> Measured:
