@@ -307,9 +307,14 @@ def table_for(entries: Sequence[LogEntry], saver: Saver | None = None, **setting
     return table
 
 
+def _keyword(delivered: str) -> str:
+    """The message name of a delivery as :func:`_logged` writes it (``cnxK Name fields``)."""
+    return delivered.split(" ", 2)[1]
+
+
 def _fixed(messages: list[str]) -> list[str]:
     """The synchronising messages among ``messages``, whose order no timing changes (:mod:`mj.server.logcompare`)."""
-    return [m for m in messages if m.split(" ", 2)[1] in SYNCHRONISING]
+    return [m for m in messages if _keyword(m) in SYNCHRONISING]
 
 
 def _no_files(name: str, _: str) -> str:
@@ -338,7 +343,7 @@ def replay(entries: Sequence[LogEntry], narrator: Narrator | None = None) -> Rep
         for connection in sorted(table.closing):  # closed by the server: the original logs no end of file
             deliveries += table.close(connection)
         actual = _logged(deliveries)
-        hand += sum(1 for e in expected if e.split(" ", 2)[1] == "NewHand")
+        hand += sum(1 for e in expected if _keyword(e) == "NewHand")
         if narrator is not None:
             _narrate(narrator, table, deliveries)
         if actual != expected and (Counter(actual) != Counter(expected) or _fixed(actual) != _fixed(expected)):

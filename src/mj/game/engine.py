@@ -740,7 +740,8 @@ class Game:
 
     def _deny_others(self, pending: PendingTile, winner: int) -> None:
         """Tell the other claimers they lost, in seat order from East as the original does
-        (all 16 such denials in 400 recorded games), not in turn from the discarder."""
+        (all 16 double denials in its logs of the corpus and 302 more games), not in turn
+        from the discarder."""
         for i in range(4):
             if i != winner and pending.claims.get(i, (Claim.NO_CLAIM, None))[0] is not Claim.NO_CLAIM:
                 pid = self.seating[i]

@@ -21,12 +21,12 @@ from pathlib import Path
 from typing import BinaryIO, Final
 
 from mj.logfile import Direction, LogEntry, format_entry
-from mj.protocol.framing import ENCODING
+from mj.protocol.framing import ENCODING, encode_line
 
 #: What ends each sent message in the log.
 SENT_TERMINATOR: Final = LogEntry(">", 0, "").terminator
 #: How many bytes the wire's terminator adds to a message's text.
-_WIRE_TERMINATOR: Final = 2
+_WIRE_TERMINATOR: Final = len(encode_line(""))
 #: Pieces of entries (two each) gathered before they are written even without a flush: a bound on memory.
 MAX_PENDING: Final = 2048
 
