@@ -1,0 +1,40 @@
+"""``mj score``: one hand in, its score and payments out, for every rule system (score-json.md).
+
+:mod:`~mj.calculator.request` reads and checks the input, each rule system's module
+turns the hand into an :class:`~mj.calculator.outcome.Outcome` (its score, elements,
+payments and readable text), and :mod:`~mj.calculator.cli` prints it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Final
+
+from mj.calculator import classical, ims
+from mj.calculator.outcome import Element, InputError, Outcome
+from mj.calculator.request import Request, parse_request
+from mj.rules.winhand import WinningHand
+
+Calculator = Callable[[WinningHand, Mapping[str, object]], Outcome]
+
+#: Each rule system's calculator by its name; None: named, but not yet supported.
+CALCULATORS: Final[dict[str, Calculator | None]] = {
+    "classical": classical.calculate,
+    "ims": ims.calculate,
+    "beijing": None,
+}
+DEFAULT_RULES: Final = "classical"
+
+
+def calculate(request: Request, rules: str | None = None) -> Outcome:
+    """Score ``request`` under ``rules`` if given, else its own ``rules``, else classical."""
+    name = rules or request.rules or DEFAULT_RULES
+    if name not in CALCULATORS:
+        raise InputError(f"unknown rules {name!r} (the rule systems are {', '.join(CALCULATORS)})")
+    calculator = CALCULATORS[name]
+    if calculator is None:
+        raise InputError(f"{name} rules: not yet supported")
+    return calculator(request.hand, request.options)
+
+
+__all__ = ["CALCULATORS", "DEFAULT_RULES", "Element", "InputError", "Outcome", "Request", "calculate", "parse_request"]
