@@ -399,6 +399,7 @@ def complete_hands(draw: st.DrawFn) -> tuple[WinningHand, IMSOptions]:
     """A random complete hand: four sets and a pair (some declared) or a special pattern, won any way."""
     left = dict.fromkeys(KINDS, 4)
     exposed: list[dict[str, Any]] = []
+    declared_tiles: list[list[int]] = []
     concealed: list[int] = []
     shape = draw(st.sampled_from(["sets", "sets", "sets", "7 pairs", "13 orphans"]))
     if shape == "sets":
@@ -422,6 +423,7 @@ def complete_hands(draw: st.DrawFn) -> tuple[WinningHand, IMSOptions]:
                 left[t] -= 1
             if n < declared:
                 exposed.append({"set": kind.split()[-1], "tile": code(tile), "concealed": kind.startswith("concealed")})
+                declared_tiles.append(tiles)
             else:
                 concealed.extend(tiles)
         pair = draw(st.sampled_from([t for t in KINDS if left[t] >= 2]))
@@ -434,7 +436,7 @@ def complete_hands(draw: st.DrawFn) -> tuple[WinningHand, IMSOptions]:
         concealed = [*majors, draw(st.sampled_from(majors))]
     winning = draw(st.sampled_from(concealed))
     how = draw(st.sampled_from(list(How)))
-    if how is How.ROBBED_KONG and (concealed.count(winning) > 1 or any(s["tile"] == code(winning) for s in exposed)):
+    if how is How.ROBBED_KONG and concealed.count(winning) + sum(held.count(winning) for held in declared_tiles) > 1:
         how = How.DISCARD
     seat = draw(st.sampled_from(SEAT_LETTERS))
     data = {
