@@ -43,6 +43,12 @@ def test_score_benchmark_counts_its_scorings(capsys: pytest.CaptureFixture[str])
     assert re.fullmatch(r"15 hand scorings in \d+\.\d{3} s: [\d,]+ per second", scorings)
 
 
+def test_score_benchmark_scores_the_hands_by_the_ims_rules(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "score", "--rules", "ims", "--hands", "5", "--rounds", "3", "--seed", "2"]) == 0
+    _, scorings = capsys.readouterr().out.splitlines()
+    assert re.fullmatch(r"15 IMS hand scorings in \d+\.\d{3} s: [\d,]+ per second", scorings)
+
+
 def test_bench_without_a_name_lists_the_benchmarks(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["bench"]) == 0
     listed = [line.split()[0] for line in capsys.readouterr().out.splitlines()]

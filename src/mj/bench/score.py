@@ -4,7 +4,8 @@ Run as ``mj bench score``. The hands are a fixed, seeded set of random complete
 winning hands (four sets and a pair, mixed exposed and concealed, some kongs of every
 origin, flowers) with the facts of how they were won, so runs are comparable. Each is
 scored as the winner's hand, the expensive case (winner-only elements and the
-"filling the only place" wait analysis).
+"filling the only place" wait analysis). ``--rules ims`` scores the same hands by the
+IMS rules (every arrangement of the concealed tiles, each fan and bonus element).
 """
 
 from __future__ import annotations
@@ -15,8 +16,11 @@ import time
 from dataclasses import dataclass
 
 from mj.melds import KongOrigin, Meld, MeldKind, chow, kong, pair, pung
+from mj.rules import winhand
 from mj.rules.classical.facts import SeatHand, Win, WinSource
 from mj.rules.classical.scoring import score_hand
+from mj.rules.ims import options as ims_options
+from mj.rules.ims.scoring import score as ims_score
 from mj.rules.options import GameOptions
 from mj.tiles import KINDS, NUM_KINDS, SPECIALS, WINDS, Tile, is_suited, kind_index
 
@@ -128,13 +132,60 @@ def measure(hands: int = 2000, rounds: int = 10, seed: int = 1) -> Rate:
     return Rate(hands * rounds, time.perf_counter() - start)
 
 
+def as_winning_hand(rng: random.Random, hand: SeatHand, win: Win) -> winhand.WinningHand:
+    """The classical benchmark's hand as a rule-neutral one (a discard fed by a random other seat)."""
+    declared = hand.melds[: win.melds_before_win]
+    seat = WINDS.index(hand.own_wind)
+    how = _HOWS[win.source]
+    result = winhand.WinningHand(
+        seat=seat,
+        round_wind=WINDS.index(hand.prevailing_wind),
+        exposed=tuple(m if m.kind is MeldKind.KONG else Meld(m.kind, m.tile, False) for m in declared),
+        concealed=tuple(t for m in hand.melds[win.melds_before_win :] for t in m.tiles),
+        winning_tile=win.tile,
+        how=how,
+        discarder=rng.choice([s for s in range(4) if s != seat]) if how.fed else None,
+        flowers=hand.specials,
+    )
+    winhand.check(result)
+    return result
+
+
+_HOWS = {
+    WinSource.WALL: winhand.How.SELF_DRAWN,
+    WinSource.DISCARD: winhand.How.DISCARD,
+    WinSource.LOOSE: winhand.How.LOOSE_TILE,
+    WinSource.ROBBED_KONG: winhand.How.ROBBED_KONG,
+}
+
+
+def measure_ims(hands: int = 2000, rounds: int = 10, seed: int = 1) -> Rate:
+    """Score the same seeded hands as :func:`measure` by the IMS rules (default options), ``rounds`` times each."""
+    rng = random.Random(seed)
+    feeders = random.Random(seed)
+    cases = [as_winning_hand(feeders, *random_winning_hand(rng)) for _ in range(hands)]
+    options = ims_options.DEFAULTS
+    start = time.perf_counter()
+    for _ in range(rounds):
+        for hand in cases:
+            ims_score(hand, options)
+    return Rate(hands * rounds, time.perf_counter() - start)
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--rules", choices=("classical", "ims"), default="classical", help="rule system (default classical)"
+    )
     parser.add_argument("--hands", type=int, default=2000, help="distinct hands (default 2000)")
     parser.add_argument("--rounds", type=int, default=10, help="times each hand is scored (default 10)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the hands (default 1)")
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.rules == "ims":
+        rate = measure_ims(args.hands, args.rounds, args.seed)
+        print(f"{rate.scorings} IMS hand scorings in {rate.seconds:.3f} s: {rate.per_second:,.0f} per second")
+        return 0
     rate = measure(args.hands, args.rounds, args.seed)
     print(f"{rate.scorings} hand scorings in {rate.seconds:.3f} s: {rate.per_second:,.0f} per second")
     return 0
