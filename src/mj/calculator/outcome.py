@@ -45,7 +45,7 @@ class Outcome:
         if self.score is not None:
             out["score"] = self.score
         out.update(self.figures)
-        if self.elements or self.allowed:
+        if self.allowed or self.figures:
             out["elements"] = [{"name": e.name, "value": e.value} for e in self.elements]
         if self.payments is not None:
             out["payments"] = dict(zip(SEAT_LETTERS, self.payments, strict=True))
