@@ -90,7 +90,7 @@ def test_the_readable_text_explains_each_element_the_totals_and_the_payments(
     assert status == 0
     lines = out.splitlines()
     assert "Dragon                 1 fan  (RD-RD-RD)" in lines
-    assert "Concealed Quadruplet   2 bonus  (3B-3B-3B-3B)" in lines
+    assert "Concealed Quadruplet   2 bonus  (3B+3B+3B+3B)" in lines
     assert "score                 12  (2^3 + 4)" in lines
     assert "West pays South 12" in lines and "East pays South 4" in lines
 

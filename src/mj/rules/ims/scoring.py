@@ -77,7 +77,8 @@ class TileSet:
         return self.kind is SetKind.TRIPLET or self.kind is SetKind.QUADRUPLET
 
     def __str__(self) -> str:
-        return ("-" if self.revealed else "+").join(code(t) for t in self.tiles)
+        hidden = self.concealed_quadruplet or not self.revealed
+        return ("+" if hidden else "-").join(code(t) for t in self.tiles)
 
 
 _SIZE: Final = {SetKind.PAIR: 2, SetKind.CONNECTION: 3, SetKind.TRIPLET: 3, SetKind.QUADRUPLET: 4}
