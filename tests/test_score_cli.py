@@ -134,6 +134,18 @@ def test_classical_options_apply(score_json: Any) -> None:
     assert allowed["allowed"] is True and "seven pairs" in [e["name"] for e in allowed["elements"]]
 
 
+MOON = "1D 2D 3D 5C 5C 5C 7D 8D 9D RD RD RD EW EW"
+
+
+def test_first_turn_and_last_tile_reach_the_classical_hands_that_depend_on_them(score_json: Any) -> None:
+    heaven = score_json({**CLASSICAL_HAND, "seat": "E", "first_turn": True})
+    assert [e["name"] for e in heaven["elements"]] == ["Heaven's Blessing"]
+    moon = score_json({**CLASSICAL_HAND, "concealed": MOON, "winning_tile": "1D"})
+    assert "Catching the Moon from the Bottom of the Sea" not in [e["name"] for e in moon["elements"]]
+    moon = score_json({**CLASSICAL_HAND, "concealed": MOON, "winning_tile": "1D", "last_tile": True})
+    assert "Catching the Moon from the Bottom of the Sea" in [e["name"] for e in moon["elements"]]
+
+
 def test_a_well_formed_incomplete_hand_is_not_allowed_with_a_reason(score_json: Any) -> None:
     hand = {**IMS_HAND, "concealed": "4B 5B 7B WD WD"}
     result = score_json(hand)
