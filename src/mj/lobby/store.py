@@ -1,0 +1,275 @@
+"""The record store: the lobby's database behind SQLAlchemy, migrated by Alembic at start-up.
+
+Any SQLAlchemy URL works (``sqlite:///lobby.db`` by default, ``postgresql+psycopg://...``
+for several lobby processes on one server). A table's moves are written in batches, one
+transaction per batch, before anything the batch caused is sent to a person: what a
+person has seen is always in the record.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, Final
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import Engine, create_engine, event, func, insert, select, update
+from sqlalchemy.engine import Connection, make_url
+from sqlalchemy.orm import Session, sessionmaker
+
+from mj.lobby.models import (
+    ChatLine,
+    GameRecord,
+    HandRecord,
+    LobbyTable,
+    Move,
+    SeatRecord,
+)
+
+MIGRATIONS: Final = Path(__file__).parent / "migrations"
+DEFAULT_URL: Final = "sqlite:///lobby.db"
+
+
+class StoreError(ValueError):
+    """A database URL that cannot be used; the message says why."""
+
+
+def now() -> datetime:
+    """The time stored in records: UTC, without a zone (every database keeps that alike)."""
+    return datetime.now(UTC).replace(tzinfo=None)
+
+
+def migrate(connection: Connection) -> None:
+    """Bring the schema on ``connection`` to the newest revision (nothing to do when it is)."""
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    config.attributes["connection"] = connection
+    command.upgrade(config, "head")
+
+
+def open_engine(url: str) -> Engine:
+    """An engine for ``url``; :class:`StoreError` for a URL SQLAlchemy cannot use."""
+    try:
+        parsed = make_url(url)
+        engine = create_engine(parsed, pool_pre_ping=True)
+    except Exception as exc:  # SQLAlchemy raises several kinds for a bad URL or a missing driver
+        raise StoreError(f"cannot use database {url!r}: {exc}") from None
+    if parsed.get_backend_name() == "sqlite":
+        event.listen(engine, "connect", _sqlite_pragmas)
+    return engine
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    """WAL: readers never wait for the writer; NORMAL sync keeps every committed batch across a killed process."""
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.close()
+
+
+@dataclass(frozen=True, slots=True)
+class SeatSpec:
+    connection: int
+    name: str
+    robot: bool
+    account_id: int | None = None
+
+
+@dataclass(slots=True)
+class HandState:
+    """A hand as far as it has been played, written again whenever it changes."""
+
+    number: int
+    east: int
+    first_move: int
+    last_move: int | None = None
+    winner: int | None = None
+    settlement: dict[int, int] | None = None
+
+
+@dataclass(slots=True)
+class Batch:
+    """What one table did since its last write: appended to the record in one transaction."""
+
+    moves: list[tuple[int, str, int, str | None]] = field(default_factory=list)
+    hands: dict[int, HandState] = field(default_factory=dict)
+    #: Seats taken, with the player id the table gave each.
+    seats: list[tuple[SeatSpec, int]] = field(default_factory=list)
+    #: Final scores by connection once the game is over.
+    final_scores: dict[int, int] | None = None
+
+    def __bool__(self) -> bool:
+        return bool(self.moves or self.hands or self.seats or self.final_scores is not None)
+
+
+class Store:
+    """The lobby's database: tables, games and their moves, chat; accounts live in :mod:`mj.lobby.accounts`."""
+
+    def __init__(self, url: str = DEFAULT_URL) -> None:
+        self.url = url
+        self.engine = open_engine(url)
+        try:
+            with self.engine.begin() as connection:
+                migrate(connection)
+        except Exception as exc:
+            self.engine.dispose()
+            raise StoreError(f"cannot open database {make_url(url)!r}: {exc}") from None
+        self.sessions = sessionmaker(self.engine, expire_on_commit=False)
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    def session(self) -> Session:
+        return self.sessions()
+
+    # ------------------------------------------------------------------ tables and games
+
+    def create_table(
+        self, rules: str, options: dict[str, object], robots: int, level: int, seed: int, turn_timer: int,
+        owner_id: int | None = None,
+    ) -> LobbyTable:  # fmt: skip
+        with self.session() as s, s.begin():
+            table = LobbyTable(
+                rules=rules, options=json.dumps(options, sort_keys=True), robots=robots, level=level, seed=seed,
+                turn_timer=turn_timer, status="waiting", created_at=now(), owner_id=owner_id,
+            )  # fmt: skip
+            s.add(table)
+        return table
+
+    def start_game(self, table: LobbyTable) -> GameRecord:
+        """The game played at ``table`` from now on (its seats are recorded as players join)."""
+        with self.session() as s, s.begin():
+            game = GameRecord(
+                table_id=table.id, rules=table.rules, options=table.options, seed=table.seed, started_at=now(),
+                finished=False, finished_at=None, moves=0,
+            )  # fmt: skip
+            s.add(game)
+            s.execute(update(LobbyTable).where(LobbyTable.id == table.id).values(status="playing"))
+        return game
+
+    def record(self, game_id: int, batch: Batch) -> None:
+        """Append one batch to the game's record, all of it or (on failure) none of it."""
+        if not batch:
+            return
+        with self.session() as s, s.begin():
+            if batch.moves:
+                s.execute(
+                    insert(Move),
+                    [
+                        {"game_id": game_id, "seq": seq, "direction": d, "connection": c, "text": t}
+                        for seq, d, c, t in batch.moves
+                    ],
+                )
+                s.execute(update(GameRecord).where(GameRecord.id == game_id).values(moves=batch.moves[-1][0] + 1))
+            for hand in batch.hands.values():
+                s.merge(
+                    HandRecord(
+                        game_id=game_id, number=hand.number, east=hand.east, first_move=hand.first_move,
+                        last_move=hand.last_move, winner=hand.winner,
+                        settlement=None if hand.settlement is None else json.dumps(hand.settlement),
+                    )
+                )  # fmt: skip
+            for seat, player_id in batch.seats:
+                s.add(_seat(game_id, seat, player_id))
+            if batch.final_scores is not None:
+                self._finish(s, game_id, batch.final_scores)
+
+    def _finish(self, s: Session, game_id: int, scores: dict[int, int]) -> None:
+        ranked = sorted(scores.values(), reverse=True)
+        for connection, score in scores.items():
+            s.execute(
+                update(SeatRecord)
+                .where(SeatRecord.game_id == game_id, SeatRecord.connection == connection)
+                .values(score=score, placing=ranked.index(score) + 1)
+            )
+        game = s.get(GameRecord, game_id)
+        assert game is not None
+        game.finished, game.finished_at = True, now()
+        s.execute(update(LobbyTable).where(LobbyTable.id == game.table_id).values(status="finished"))
+
+    # ------------------------------------------------------------------ reading
+
+    def table(self, table_id: int) -> LobbyTable | None:
+        with self.session() as s:
+            return s.get(LobbyTable, table_id)
+
+    def tables(self, statuses: Sequence[str] | None = None) -> list[LobbyTable]:
+        with self.session() as s:
+            query = select(LobbyTable).order_by(LobbyTable.id)
+            if statuses is not None:
+                query = query.where(LobbyTable.status.in_(statuses))
+            return list(s.scalars(query))
+
+    def game(self, game_id: int) -> GameRecord | None:
+        with self.session() as s:
+            return s.get(GameRecord, game_id)
+
+    def game_of_table(self, table_id: int) -> GameRecord | None:
+        with self.session() as s:
+            query = select(GameRecord).where(GameRecord.table_id == table_id).order_by(GameRecord.id.desc())
+            return s.scalars(query.limit(1)).first()
+
+    def games(self, limit: int = 200, account_id: int | None = None) -> list[tuple[GameRecord, int]]:
+        """The latest games with their number of hands begun, newest first."""
+        with self.session() as s:
+            hands = select(HandRecord.game_id, func.count().label("n")).group_by(HandRecord.game_id).subquery()
+            query = (
+                select(GameRecord, func.coalesce(hands.c.n, 0))
+                .outerjoin(hands, hands.c.game_id == GameRecord.id)
+                .order_by(GameRecord.id.desc())
+                .limit(limit)
+            )
+            if account_id is not None:
+                seated = select(SeatRecord.game_id).where(SeatRecord.account_id == account_id)
+                query = query.where(GameRecord.id.in_(seated))
+            return [(game, int(n)) for game, n in s.execute(query)]
+
+    def seats(self, game_id: int) -> list[SeatRecord]:
+        with self.session() as s:
+            query = select(SeatRecord).where(SeatRecord.game_id == game_id).order_by(SeatRecord.connection)
+            return list(s.scalars(query))
+
+    def hands(self, game_id: int) -> list[HandRecord]:
+        with self.session() as s:
+            query = select(HandRecord).where(HandRecord.game_id == game_id).order_by(HandRecord.number)
+            return list(s.scalars(query))
+
+    def moves(self, game_id: int, chunk: int = 5000) -> Iterator[Move]:
+        """The game's moves in order, read a chunk at a time."""
+        after = -1
+        while True:
+            with self.session() as s:
+                query = select(Move).where(Move.game_id == game_id, Move.seq > after).order_by(Move.seq).limit(chunk)
+                rows = list(s.scalars(query))
+            yield from rows
+            if len(rows) < chunk:
+                return
+            after = rows[-1].seq
+
+    # ------------------------------------------------------------------ chat
+
+    def add_chat(self, table_id: int | None, game_id: int | None, name: str, text: str) -> ChatLine:
+        with self.session() as s, s.begin():
+            line = ChatLine(table_id=table_id, game_id=game_id, name=name, text=text, at=now())
+            s.add(line)
+        return line
+
+    def chat(self, table_id: int | None, limit: int = 100) -> list[ChatLine]:
+        with self.session() as s:
+            query = select(ChatLine).where(
+                ChatLine.table_id.is_(None) if table_id is None else ChatLine.table_id == table_id
+            )
+            rows = list(s.scalars(query.order_by(ChatLine.id.desc()).limit(limit)))
+        return rows[::-1]
+
+
+def _seat(game_id: int, seat: SeatSpec, player_id: int) -> SeatRecord:
+    return SeatRecord(
+        game_id=game_id, connection=seat.connection, name=seat.name, robot=seat.robot, account_id=seat.account_id,
+        player_id=player_id, score=None, placing=None,
+    )  # fmt: skip
