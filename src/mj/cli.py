@@ -10,6 +10,7 @@ from pathlib import Path
 from mj import bench, compiled
 from mj.arena import cli as arena_cli
 from mj.calculator import cli as score_cli
+from mj.lobby import cli as lobby_cli
 from mj.narrate import Narrator
 from mj.replay import ReplayError, read_entries, replay
 from mj.web import cli as xmj
@@ -80,6 +81,7 @@ def main(argv: list[str] | None = None) -> int:
     rp.set_defaults(run=_replay)
     arena_cli.add_parser(commands)
     score_cli.add_parser(commands)
+    lobby_cli.add_parser(commands)
     _add_bench(commands)
     pp = commands.add_parser("play", help="the same as xmj: a local game in the browser (xmj --help)", add_help=False)
     pp.add_argument("xmj_args", nargs=argparse.REMAINDER, help="xmj's options")

@@ -1,0 +1,71 @@
+"""``mj lobby``: serve the lobby on HOST:PORT with its records in the database named by ``--db``."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import signal
+import sys
+
+from aiohttp import web
+
+from mj.lobby.app import Lobby
+from mj.lobby.store import DEFAULT_URL, Store, StoreError
+from mj.server.address import TcpAddress, parse_address
+
+
+def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = commands.add_parser("lobby", help="a lobby: many tables, accounts, records in a database")
+    parser.add_argument("--http", default="localhost:8080", metavar="HOST:PORT", help="where to serve (%(default)s)")
+    parser.add_argument(
+        "--db",
+        default=DEFAULT_URL,
+        metavar="URL",
+        help="SQLAlchemy database URL (%(default)s; or postgresql+psycopg://...)",
+    )
+    parser.add_argument("--require-login", action="store_true", help="only people logged in may create tables")
+    parser.add_argument(
+        "--robot-delay", type=float, default=0.0, metavar="SECONDS", help="wait between robots' moves (default: none)"
+    )
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    http = parse_address(args.http)
+    if not isinstance(http, TcpAddress):
+        print(f"mj lobby: --http wants HOST:PORT, not {args.http!r}", file=sys.stderr)
+        return 2
+    try:
+        store = Store(args.db)
+    except StoreError as exc:
+        print(f"mj lobby: {exc}", file=sys.stderr)
+        return 2
+    try:
+        return asyncio.run(_serve(Lobby(store, args.require_login, max(0.0, args.robot_delay)), http))
+    except KeyboardInterrupt:
+        return 130
+    finally:
+        store.close()
+
+
+async def _serve(lobby: Lobby, http: TcpAddress) -> int:
+    runner = web.AppRunner(lobby.application(), access_log=None)
+    await runner.setup()
+    site = web.TCPSite(runner, http.host, http.port, reuse_address=True)
+    try:
+        await site.start()
+    except OSError as exc:
+        print(f"mj lobby: cannot serve on {http.host}:{http.port}: {exc}", file=sys.stderr)
+        await runner.cleanup()
+        return 1
+    port = runner.addresses[0][1]
+    print(f"OK: http://{http.host}:{port}/", flush=True)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(signum, stop.set)
+    try:
+        await stop.wait()
+    finally:
+        await runner.cleanup()
+    return 0

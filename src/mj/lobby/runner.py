@@ -1,0 +1,188 @@
+"""One lobby table at work: its play driven in the event loop, stored batch by batch, served on a socket.
+
+People reach the table as any client reaches ``mj-server``: over a Unix socket of
+the table's own, so the browser gateway's sessions (:class:`mj.web.session.Session`)
+seat them unchanged. Robots' answers are handed to the table :data:`STEP` at a time,
+then the batch is stored and what it sent people goes out: a table of robots plays
+at full speed, yielding to the rest of the lobby between batches.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from collections.abc import Callable, Hashable
+from pathlib import Path
+from typing import Final
+
+from mj.arena.options import game_options
+from mj.lobby import rules
+from mj.lobby.models import GameRecord, LobbyTable
+from mj.lobby.play import TablePlay, TableSetup
+from mj.lobby.store import Store
+from mj.protocol.framing import LineDecoder, LineTooLong, encode_line
+from mj.table import TableSettings
+
+#: Robot moves handed to the table between two writes to the record.
+STEP: Final = 64
+#: Claim time at tables where people sit (seconds); robots alone never wait.
+CLAIM_SECONDS: Final = 15
+#: The most a person's connection may have unread before it is cut off (bytes).
+MAX_BUFFER: Final = 1 << 20
+
+
+def robot_name(index: int) -> str:
+    return f"Robot{index + 1}"
+
+
+def table_setup(row: LobbyTable) -> TableSetup:
+    """The table's play as its record describes it (rule system by name, options by name)."""
+    options = json.loads(row.options)
+    entries = game_options(settings=[f"{name}={value}" for name, value in sorted(options.items())])
+    timeout = 0 if row.robots >= 4 else CLAIM_SECONDS
+    settings = TableSettings(timeout=timeout, seed=row.seed, option_entries=entries, rules=rules.ruleset(row.rules))
+    return TableSetup(row.rules, settings, row.level)
+
+
+def robot_seeds(row: LobbyTable) -> dict[int, tuple[str, int]]:
+    """The robots of a table: connection, name and seed of each (connections 1 to N)."""
+    return {index + 1: (robot_name(index), row.seed + index) for index in range(row.robots)}
+
+
+class TableRunner:
+    """A table's play in the event loop."""
+
+    def __init__(
+        self, store: Store, row: LobbyTable, game: GameRecord, socket_path: Path, robot_delay: float = 0.0
+    ) -> None:
+        self.store = store
+        #: Seconds between robots' moves (0: full speed), to watch robots play.
+        self.robot_delay = robot_delay
+        self.row = row
+        self.game = game
+        self.socket_path = socket_path
+        self.play = TablePlay(table_setup(row))
+        self._writers: dict[int, asyncio.StreamWriter] = {}
+        self._next_connection = max(10, row.robots + 1)
+        self._wake = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+        self._server: asyncio.Server | None = None
+        self._timer: asyncio.TimerHandle | None = None
+        self._timer_key: Hashable | None = None
+        #: Called after every stored batch (the lobby refreshes its lists and spectators then).
+        self.listeners: list[Callable[[TableRunner], None]] = []
+        self.error: str | None = None
+
+    @property
+    def finished(self) -> bool:
+        return self.play.game_over
+
+    async def start(self, resume: bool) -> None:
+        """Seat the robots (a new table) or play the record again (a table resumed), then serve."""
+        if resume:
+            moves = ((m.seq, m.direction, m.connection, m.text) for m in self.store.moves(self.game.id))
+            self.play.rebuild(moves, robot_seeds(self.row))
+            self._next_connection = max(self._next_connection, self.play.table_connections() + 1)
+            for connection in self.play.people_connected():
+                self.play.close(connection)  # their connections died with the last process
+        else:
+            for connection, (name, seed) in robot_seeds(self.row).items():
+                self.play.add_robot(connection, name, seed)
+        self.flush()
+        if not self.finished:
+            self.socket_path.unlink(missing_ok=True)
+            self._server = await asyncio.start_unix_server(self._serve, path=str(self.socket_path))
+            self._task = asyncio.create_task(self._run())
+
+    async def stop(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+        if self._server is not None:
+            self._server.close()
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+        for writer in list(self._writers.values()):
+            writer.close()
+        self.socket_path.unlink(missing_ok=True)
+
+    async def _run(self) -> None:
+        try:
+            while not self.finished:
+                if self.play.queue:
+                    self.play.step(1 if self.robot_delay else STEP)
+                    self.flush()
+                    await asyncio.sleep(self.robot_delay)
+                else:
+                    await self._wake.wait()
+                    self._wake.clear()
+        except Exception as exc:  # a fault of this table stops it alone, never the lobby
+            self.error = f"{type(exc).__name__}: {exc}"
+            raise
+        finally:
+            if self._server is not None:
+                self._server.close()
+
+    def flush(self) -> None:
+        """Store what happened, then send people what it caused and set the claim timer."""
+        self.store.record(self.game.id, self.play.take_batch())
+        for delivery in self.play.take_outbox():
+            writer = self._writers.get(delivery.connection)
+            if writer is not None and not writer.is_closing():
+                writer.write(encode_line(delivery.message.encode()))
+                if writer.transport.get_write_buffer_size() > MAX_BUFFER:
+                    writer.close()
+        for connection in list(self.play.table.closing):
+            writer = self._writers.pop(connection, None)
+            if writer is not None:
+                writer.close()
+        self._set_timer()
+        if self.play.queue:
+            self._wake.set()
+        for listener in self.listeners:
+            listener(self)
+
+    def _set_timer(self) -> None:
+        wanted = self.play.table.claim_timer()
+        key = wanted[0] if wanted is not None else None
+        if key == self._timer_key:
+            return
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        self._timer_key = key
+        if wanted is not None:
+            self._timer = asyncio.get_running_loop().call_later(wanted[1], self._timed_out, key)
+
+    def _timed_out(self, key: Hashable) -> None:
+        if key != self._timer_key:
+            return
+        self._timer = None
+        self._timer_key = None
+        self.play.timeout()
+        self.flush()
+
+    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        connection = self._next_connection
+        self._next_connection += 1
+        self._writers[connection] = writer
+        self.play.open(connection)
+        self.flush()
+        decoder = LineDecoder()
+        try:
+            while not self.finished:
+                data = await reader.read(65536)
+                if not data:
+                    break
+                for line in decoder.feed(data):
+                    self.play.receive_line(connection, line)
+                self.flush()
+        except (OSError, ConnectionError, LineTooLong):
+            pass
+        finally:
+            if self._writers.pop(connection, None) is not None and not self.finished:
+                self.play.close(connection)
+                self.flush()
+            writer.close()

@@ -1,0 +1,146 @@
+"""The lobby's tables: created from a request, run by :class:`TableRunner`, resumed from the record at start-up."""
+
+from __future__ import annotations
+
+import json
+import secrets
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Final
+
+from mj.arena.options import game_options
+from mj.arena.players import SpecError
+from mj.lobby import rules
+from mj.lobby.models import LobbyTable
+from mj.lobby.runner import TableRunner
+from mj.lobby.store import Store
+from mj.robot.levels import DEFAULT_LEVEL, LEVELS
+
+Json = dict[str, Any]
+
+SEATS: Final = 4
+#: Longest turn timer a table may set (seconds).
+MAX_TIMER: Final = 600
+#: Most tables one lobby process plays at once (each holds a game in memory).
+MAX_TABLES: Final = 2000
+
+
+class TableRequestError(ValueError):
+    """A table that cannot be created as asked; the message says why."""
+
+
+@dataclass(frozen=True, slots=True)
+class TableRequest:
+    rules: str
+    options: dict[str, int | str]
+    robots: int
+    level: int
+    turn_timer: int
+
+
+def parse_request(data: object) -> TableRequest:
+    """A ``POST /api/tables`` body checked: every fault named, nothing created."""
+    if not isinstance(data, dict):
+        raise TableRequestError("expected a JSON object")
+    unknown = set(data) - {"rules", "options", "robots", "level", "timer"}
+    if unknown:
+        raise TableRequestError(f"unknown field(s): {', '.join(sorted(unknown))}")
+    name = data.get("rules", rules.DEFAULT)
+    if not isinstance(name, str):
+        raise TableRequestError("rules: expected the name of a rule system")
+    try:
+        rules.ruleset(name)
+    except rules.UnknownRules as exc:
+        raise TableRequestError(str(exc)) from None
+    options = data.get("options", {})
+    if not isinstance(options, dict) or not all(isinstance(v, int | str) for v in options.values()):
+        raise TableRequestError("options: expected an object of option names and values")
+    values = {str(k): int(v) if isinstance(v, bool) else v for k, v in options.items()}
+    try:
+        game_options(settings=[f"{k}={v}" for k, v in sorted(values.items())])
+    except SpecError as exc:
+        raise TableRequestError(f"options: {exc}") from None
+    robots = _number(data, "robots", 0, 0, SEATS)
+    level = _number(data, "level", DEFAULT_LEVEL, min(LEVELS), max(LEVELS))
+    timer = _number(data, "timer", 0, 0, MAX_TIMER)
+    return TableRequest(name, values, robots, level, timer)
+
+
+def _number(data: Json, key: str, default: int, low: int, high: int) -> int:
+    value = data.get(key, default)
+    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+        raise TableRequestError(f"{key}: expected a whole number from {low} to {high}")
+    return value
+
+
+class Tables:
+    """Every table this lobby plays, by id."""
+
+    def __init__(self, store: Store, socket_dir: Path, robot_delay: float = 0.0) -> None:
+        self.store = store
+        self.robot_delay = robot_delay
+        self.socket_dir = socket_dir
+        self.runners: dict[int, TableRunner] = {}
+
+    async def create(self, request: TableRequest, owner_id: int | None = None) -> TableRunner:
+        if len([r for r in self.runners.values() if not r.finished]) >= MAX_TABLES:
+            raise TableRequestError(f"this lobby already plays {MAX_TABLES} tables")
+        row = self.store.create_table(
+            request.rules, dict(request.options), request.robots, request.level, secrets.randbelow(1 << 30),
+            request.turn_timer, owner_id,
+        )  # fmt: skip
+        return await self._start(row, resume=False)
+
+    async def resume(self) -> int:
+        """Play on every table the record shows unfinished (after a restart); how many."""
+        rows = self.store.tables(("waiting", "playing"))
+        for row in rows:
+            await self._start(row, resume=True)
+        return len(rows)
+
+    async def _start(self, row: LobbyTable, resume: bool) -> TableRunner:
+        game = self.store.game_of_table(row.id) if resume else None
+        if game is None:
+            game = self.store.start_game(row)
+        runner = TableRunner(self.store, row, game, self.socket_dir / f"table-{row.id}.sock", self.robot_delay)
+        self.runners[row.id] = runner
+        await runner.start(resume=resume)
+        return runner
+
+    async def close(self) -> None:
+        for runner in self.runners.values():
+            await runner.stop()
+
+    def describe(self, row: LobbyTable) -> Json:
+        """A table as the lobby lists it: rules, options, seats and who sits, status."""
+        runner = self.runners.get(row.id)
+        seats: list[Json] = []
+        game_id = None
+        hands = 0
+        if runner is not None:
+            game_id = runner.game.id
+            hands = runner.play.hands
+            for record in runner.play.table.players:
+                seats.append({"id": record.id, "name": record.name, "robot": record.connection in runner.play.robots,
+                              "connected": record.connection is not None})  # fmt: skip
+        return {
+            "id": row.id,
+            "rules": row.rules,
+            "options": json.loads(row.options),
+            "robots": row.robots,
+            "level": row.level,
+            "timer": row.turn_timer,
+            "status": _status(runner) if runner is not None else row.status,
+            "game": game_id,
+            "hands": hands,
+            "seats": seats,
+            "free": max(0, SEATS - len(seats)),
+        }
+
+
+def _status(runner: TableRunner) -> str:
+    if runner.finished:
+        return "finished"
+    if runner.error is not None:
+        return "failed"
+    return "playing" if runner.play.table.game is not None else "waiting"

@@ -1,0 +1,184 @@
+"""``mj lobby`` as a program: its JSON API, tables of robots, exports, and a lobby killed with SIGKILL.
+
+Each test starts the real command (``python -m mj.cli lobby``), reads its ``OK: URL``
+line and talks HTTP to it, as a script or the lobby page would.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from mj.lobby.store import Store
+from mj.server.robotgame import kill
+from pgserver import database_url, postgres_server  # noqa: F401  (fixtures)
+
+Json = Any
+
+
+class Lobby:
+    def __init__(self, process: subprocess.Popen[bytes], url: str) -> None:
+        self.process = process
+        self.url = url
+
+    def call(self, method: str, path: str, body: object = None, raw: bytes | None = None) -> tuple[int, Json]:
+        data = raw if raw is not None else (None if body is None else json.dumps(body).encode())
+        request = urllib.request.Request(self.url + path.lstrip("/"), data=data, method=method)
+        try:
+            with urllib.request.urlopen(request, timeout=30) as response:
+                text = response.read().decode("latin-1")
+                status = response.status
+        except urllib.error.HTTPError as exc:
+            text, status = exc.read().decode(), exc.code
+        try:
+            return status, json.loads(text)
+        except json.JSONDecodeError:
+            return status, text
+
+    def get(self, path: str) -> Json:
+        status, answer = self.call("GET", path)
+        assert status == 200, answer
+        return answer
+
+    def wait_for(self, table: int, done: Any, seconds: float = 120) -> Json:
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            described = self.get(f"/api/tables/{table}")
+            if done(described):
+                return described
+            assert self.process.poll() is None, "the lobby exited"
+            time.sleep(0.05)
+        raise AssertionError(f"table {table} did not get there in {seconds} s: {described}")
+
+
+@pytest.fixture
+def start_lobby(tmp_path: Path) -> Iterator[Any]:
+    started: list[subprocess.Popen[bytes]] = []
+
+    def start(db: str, *args: str) -> Lobby:
+        out = (tmp_path / f"lobby{len(started)}.out").open("wb+")
+        process = subprocess.Popen(
+            [sys.executable, "-m", "mj.cli", "lobby", "--http", "127.0.0.1:0", "--db", db, *args],
+            stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, cwd=tmp_path,
+        )  # fmt: skip
+        started.append(process)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            out.seek(0)
+            text = out.read().decode()
+            if text.startswith("OK: http://") and text.endswith("\n"):
+                return Lobby(process, text.split()[1])
+            assert process.poll() is None, f"mj lobby exited: {text}"
+            time.sleep(0.05)
+        raise AssertionError("mj lobby did not print OK")
+
+    try:
+        yield start
+    finally:
+        for process in started:
+            kill(process)
+
+
+def _replays_identically(log: str, tmp_path: Path) -> str:
+    path = tmp_path / "game.log"
+    path.write_bytes(log.encode("latin-1"))
+    result = subprocess.run([sys.executable, "-m", "mj.cli", "replay", str(path)], capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout + result.stderr
+    return result.stdout
+
+
+def _check_whole_record(lobby: Lobby, game_id: int, tmp_path: Path) -> Json:
+    record = lobby.get(f"/api/games/{game_id}")
+    assert record["finished"] is True
+    assert [m[0] for m in record["moves"]] == list(range(len(record["moves"])))
+    assert [m[3] for m in record["moves"] if m[1] == ">"].count("GameOver") == 1
+    assert all(h["last_move"] is not None for h in record["hands"])
+    assert sorted(p["placing"] for p in record["players"]) in ([1, 2, 3, 4], [1, 1, 3, 4], [1, 2, 2, 4], [1, 2, 3, 3])
+    assert sum(p["score"] for p in record["players"]) == 0
+    status, log = lobby.call("GET", f"/api/games/{game_id}/log")
+    assert status == 200
+    replayed = _replays_identically(log, tmp_path)
+    assert f": {len(record['hands'])} hands," in replayed
+    return record
+
+
+def test_a_table_of_four_robots_created_through_the_api_plays_at_once_to_its_end(
+    start_lobby: Any, tmp_path: Path
+) -> None:
+    lobby = start_lobby(f"sqlite:///{tmp_path / 'lobby.db'}")
+    status, answer = lobby.call("POST", "/api/tables", {"rules": "classical", "options": {"NumRounds": 1},
+                                                         "robots": 4, "level": 1})  # fmt: skip
+    assert status == 201 and set(answer) == {"table"}
+    table = lobby.wait_for(answer["table"], lambda t: t["status"] == "finished")
+    assert [s["name"] for s in table["seats"]] == ["Robot1", "Robot2", "Robot3", "Robot4"]
+    (game,) = lobby.get("/api/games")
+    assert game == {"id": table["game"], "table": answer["table"], "rules": "classical", "finished": True,
+                    "hands": table["hands"]}  # fmt: skip
+    record = _check_whole_record(lobby, game["id"], tmp_path)
+    assert len(record["hands"]) == game["hands"] >= 4
+    assert record["options"] == {"NumRounds": 1}
+    assert [t["id"] for t in lobby.get("/api/tables")] == [answer["table"]]
+
+
+@pytest.mark.parametrize(
+    ("body", "fault"),
+    [
+        (b"{not json", "expected a JSON object"),
+        (b"[1, 2]", "expected a JSON object"),
+        (json.dumps({"rules": "ims"}).encode(), "unknown rule system 'ims'"),
+        (json.dumps({"robots": 5}).encode(), "robots: expected a whole number from 0 to 4"),
+        (json.dumps({"level": "3"}).encode(), "level: expected a whole number"),
+        (json.dumps({"options": {"NoSuchOption": 1}}).encode(), "options: option 'NoSuchOption=1'"),
+        (json.dumps({"options": {"NumRounds": "many"}}).encode(), "options: option 'NumRounds=many'"),
+        (json.dumps({"colour": "red"}).encode(), "unknown field(s): colour"),
+    ],
+)
+def test_a_bad_table_request_is_refused_in_one_line_and_creates_nothing(
+    start_lobby: Any, tmp_path: Path, body: bytes, fault: str
+) -> None:
+    lobby = start_lobby(f"sqlite:///{tmp_path / 'lobby.db'}")
+    status, answer = lobby.call("POST", "/api/tables", raw=body)
+    assert status == 400
+    assert fault in answer["error"] and "\n" not in answer["error"]
+    assert lobby.get("/api/tables") == []
+    assert lobby.call("GET", "/api/games/1")[0] == 404
+    assert lobby.call("GET", "/api/games/x")[0] == 404
+
+
+def test_a_lobby_killed_mid_game_resumes_its_table_and_the_record_has_every_move(
+    start_lobby: Any,
+    database_url: str,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    lobby = start_lobby(database_url, "--robot-delay", "0.002")
+    status, answer = lobby.call("POST", "/api/tables", {"options": {"NumRounds": 1}, "robots": 4, "level": 1})
+    assert status == 201
+    table = lobby.wait_for(answer["table"], lambda t: t["hands"] >= 3)
+    partial = lobby.get(f"/api/games/{table['game']}")
+    assert not partial["finished"]
+    # while a hand is played, the record shows the game up to the last settled hand only
+    settled = [h for h in partial["hands"] if h["last_move"] is not None]
+    assert len(partial["moves"]) == settled[-1]["last_move"] + 1
+    os.kill(lobby.process.pid, signal.SIGKILL)
+    lobby.process.wait()
+    store = Store(database_url)
+    try:
+        killed = store.game(table["game"])
+        assert killed is not None and not killed.finished and killed.moves > len(partial["moves"])
+    finally:
+        store.close()
+    again = start_lobby(database_url)
+    resumed = again.wait_for(answer["table"], lambda t: t["status"] == "finished")
+    assert resumed["hands"] >= table["hands"]
+    _check_whole_record(again, table["game"], tmp_path)
