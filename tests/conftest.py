@@ -147,3 +147,9 @@ def artifacts() -> Path:
     folder = ARTIFACTS / "web"
     folder.mkdir(parents=True, exist_ok=True)
     return folder
+
+
+# ---------------------------------------------------------------------- the lobby (mj lobby)
+# A throwaway PostgreSQL (skipped without it, failing under MJ_REQUIRE_POSTGRES=1) and the lobby as a program.
+from lobbyproc import start_lobby  # noqa: E402, F401
+from pgserver import database_url, postgres_server  # noqa: E402, F401

@@ -11,83 +11,13 @@ import os
 import signal
 import subprocess
 import sys
-import time
-import urllib.error
-import urllib.request
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from lobbyproc import Json, Lobby
 from mj.lobby.store import Store
-from mj.server.robotgame import kill
-from pgserver import database_url, postgres_server  # noqa: F401  (fixtures)
-
-Json = Any
-
-
-class Lobby:
-    def __init__(self, process: subprocess.Popen[bytes], url: str) -> None:
-        self.process = process
-        self.url = url
-
-    def call(self, method: str, path: str, body: object = None, raw: bytes | None = None) -> tuple[int, Json]:
-        data = raw if raw is not None else (None if body is None else json.dumps(body).encode())
-        request = urllib.request.Request(self.url + path.lstrip("/"), data=data, method=method)
-        try:
-            with urllib.request.urlopen(request, timeout=30) as response:
-                text = response.read().decode("latin-1")
-                status = response.status
-        except urllib.error.HTTPError as exc:
-            text, status = exc.read().decode(), exc.code
-        try:
-            return status, json.loads(text)
-        except json.JSONDecodeError:
-            return status, text
-
-    def get(self, path: str) -> Json:
-        status, answer = self.call("GET", path)
-        assert status == 200, answer
-        return answer
-
-    def wait_for(self, table: int, done: Any, seconds: float = 120) -> Json:
-        deadline = time.monotonic() + seconds
-        while time.monotonic() < deadline:
-            described = self.get(f"/api/tables/{table}")
-            if done(described):
-                return described
-            assert self.process.poll() is None, "the lobby exited"
-            time.sleep(0.05)
-        raise AssertionError(f"table {table} did not get there in {seconds} s: {described}")
-
-
-@pytest.fixture
-def start_lobby(tmp_path: Path) -> Iterator[Any]:
-    started: list[subprocess.Popen[bytes]] = []
-
-    def start(db: str, *args: str) -> Lobby:
-        out = (tmp_path / f"lobby{len(started)}.out").open("wb+")
-        process = subprocess.Popen(
-            [sys.executable, "-m", "mj.cli", "lobby", "--http", "127.0.0.1:0", "--db", db, *args],
-            stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, cwd=tmp_path,
-        )  # fmt: skip
-        started.append(process)
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            out.seek(0)
-            text = out.read().decode()
-            if text.startswith("OK: http://") and text.endswith("\n"):
-                return Lobby(process, text.split()[1])
-            assert process.poll() is None, f"mj lobby exited: {text}"
-            time.sleep(0.05)
-        raise AssertionError("mj lobby did not print OK")
-
-    try:
-        yield start
-    finally:
-        for process in started:
-            kill(process)
 
 
 def _replays_identically(log: str, tmp_path: Path) -> str:
@@ -158,7 +88,7 @@ def test_a_bad_table_request_is_refused_in_one_line_and_creates_nothing(
 
 def test_a_lobby_killed_mid_game_resumes_its_table_and_the_record_has_every_move(
     start_lobby: Any,
-    database_url: str,  # noqa: F811
+    database_url: str,
     tmp_path: Path,
 ) -> None:
     lobby = start_lobby(database_url, "--robot-delay", "0.002")

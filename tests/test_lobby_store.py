@@ -12,10 +12,9 @@ from sqlalchemy.exc import IntegrityError
 
 from mj.lobby.models import Base
 from mj.lobby.store import Batch, HandState, SeatSpec, Store, StoreError
-from pgserver import database_url, postgres_server  # noqa: F401  (fixtures)
 
 
-def test_the_migrations_make_exactly_the_schema_of_the_models(database_url: str) -> None:  # noqa: F811
+def test_the_migrations_make_exactly_the_schema_of_the_models(database_url: str) -> None:
     store = Store(database_url)
     try:
         with store.engine.connect() as connection:
@@ -26,7 +25,7 @@ def test_the_migrations_make_exactly_the_schema_of_the_models(database_url: str)
         store.close()
 
 
-def test_opening_a_migrated_database_again_keeps_its_records(database_url: str) -> None:  # noqa: F811
+def test_opening_a_migrated_database_again_keeps_its_records(database_url: str) -> None:
     store = Store(database_url)
     table = store.create_table("classical", {"NumRounds": 1}, 4, 2, 99, 30)
     store.close()
@@ -39,7 +38,7 @@ def test_opening_a_migrated_database_again_keeps_its_records(database_url: str) 
         again.close()
 
 
-def test_a_batch_is_stored_whole_with_its_hands_seats_and_final_scores(database_url: str) -> None:  # noqa: F811
+def test_a_batch_is_stored_whole_with_its_hands_seats_and_final_scores(database_url: str) -> None:
     store = Store(database_url)
     try:
         game = store.start_game(store.create_table("classical", {}, 4, 1, 5, 0))

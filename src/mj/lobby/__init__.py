@@ -6,3 +6,6 @@ in-process as in the arena, and people take seats through the browser gateway of
 as it happens (:mod:`mj.lobby.store`), so a table's state lives in its record: a lobby
 killed at any moment rebuilds its tables from the database and plays on.
 """
+
+#: Where the records are kept unless ``--db`` says otherwise: a SQLite file in the working directory.
+DEFAULT_URL = "sqlite:///lobby.db"

@@ -8,21 +8,18 @@ and changes nothing.
 from __future__ import annotations
 
 import json
-from collections.abc import Awaitable, Callable
 from typing import Any, Final
 
 from aiohttp import web
 
 from mj.lobby import export, rules
+from mj.lobby.accounts import COOKIE, SESSION_DAYS, AccountError, Accounts, TooManyAttempts, Who
 from mj.lobby.store import Store
 from mj.lobby.tables import TableRequestError, Tables, parse_request
 
 Json = dict[str, Any]
 #: Tables and games listed at most.
 LIST_LIMIT: Final = 500
-
-#: Who a request comes from (an account id), or None; given by the accounts layer.
-Identify = Callable[[web.Request], Awaitable[int | None]]
 
 
 def error(status: type[web.HTTPException], text: str) -> web.HTTPException:
@@ -37,13 +34,21 @@ def _id(request: web.Request, key: str) -> int:
 
 
 class Api:
-    def __init__(self, store: Store, tables: Tables, identify: Identify, require_login: bool) -> None:
+    def __init__(self, store: Store, tables: Tables, accounts: Accounts, require_login: bool) -> None:
         self.store = store
         self.tables = tables
-        self.identify = identify
+        self.accounts = accounts
         self.require_login = require_login
 
+    def identify(self, request: web.Request) -> Who | None:
+        """The account logged in on this browser, if any."""
+        return self.accounts.who(request.cookies.get(COOKIE))
+
     def add_routes(self, app: web.Application) -> None:
+        app.router.add_post("/api/register", self.register)
+        app.router.add_post("/api/login", self.login)
+        app.router.add_post("/api/logout", self.logout)
+        app.router.add_get("/api/me", self.me)
         app.router.add_get("/api/rules", self.rule_systems)
         app.router.add_get("/api/tables", self.list_tables)
         app.router.add_post("/api/tables", self.create_table)
@@ -66,15 +71,12 @@ class Api:
         return web.json_response(self.tables.describe(row))
 
     async def create_table(self, request: web.Request) -> web.Response:
-        account = await self.identify(request)
+        account = self.identify(request)
         if self.require_login and account is None:
             raise error(web.HTTPUnauthorized, "log in to create a table")
+        data = await _body(request)
         try:
-            data = await request.json()
-        except (ValueError, UnicodeDecodeError):
-            raise error(web.HTTPBadRequest, "expected a JSON object") from None
-        try:
-            runner = await self.tables.create(parse_request(data), account)
+            runner = await self.tables.create(parse_request(data), None if account is None else account.id)
         except TableRequestError as exc:
             raise error(web.HTTPBadRequest, str(exc)) from None
         return web.json_response({"table": runner.row.id}, status=201)
@@ -98,3 +100,54 @@ class Api:
         response = web.Response(text=export.log_text(self.store, game), content_type="text/plain", charset="latin-1")
         response.headers["Content-Disposition"] = f'attachment; filename="mj-game-{game.id}.log"'
         return response
+
+    # ------------------------------------------------------------------ accounts
+
+    async def register(self, request: web.Request) -> web.Response:
+        data = await _body(request)
+        try:
+            who, token = await self.accounts.register(request.remote or "", data.get("name"), data.get("password"))
+        except TooManyAttempts as exc:
+            raise error(web.HTTPTooManyRequests, str(exc)) from None
+        except AccountError as exc:
+            raise error(web.HTTPBadRequest, str(exc)) from None
+        return _logged_in(request, who, token, status=201)
+
+    async def login(self, request: web.Request) -> web.Response:
+        data = await _body(request)
+        try:
+            who, token = await self.accounts.login(request.remote or "", data.get("name"), data.get("password"))
+        except TooManyAttempts as exc:
+            raise error(web.HTTPTooManyRequests, str(exc)) from None
+        except AccountError as exc:
+            raise error(web.HTTPUnauthorized, str(exc)) from None
+        return _logged_in(request, who, token)
+
+    async def logout(self, request: web.Request) -> web.Response:
+        token = request.cookies.get(COOKIE)
+        if token:
+            self.accounts.logout(token)
+        response = web.json_response({"account": None})
+        response.del_cookie(COOKIE, path="/")
+        return response
+
+    async def me(self, request: web.Request) -> web.Response:
+        who = self.identify(request)
+        return web.json_response({"account": None if who is None else {"id": who.id, "name": who.name}})
+
+
+async def _body(request: web.Request) -> Json:
+    try:
+        data = await request.json()
+    except (ValueError, UnicodeDecodeError):
+        raise error(web.HTTPBadRequest, "expected a JSON object") from None
+    if not isinstance(data, dict):
+        raise error(web.HTTPBadRequest, "expected a JSON object")
+    return data
+
+
+def _logged_in(request: web.Request, who: Who, token: str, status: int = 200) -> web.Response:
+    response = web.json_response({"account": {"id": who.id, "name": who.name}}, status=status)
+    response.set_cookie(COOKIE, token, max_age=SESSION_DAYS * 86400, path="/", httponly=True, samesite="Lax",
+                        secure=request.secure)  # fmt: skip
+    return response

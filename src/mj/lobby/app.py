@@ -8,6 +8,7 @@ from typing import Final
 
 from aiohttp import web
 
+from mj.lobby.accounts import Accounts
 from mj.lobby.api import Api
 from mj.lobby.store import Store
 from mj.lobby.tables import Tables
@@ -24,10 +25,8 @@ class Lobby:
         self._socket_dir = tempfile.TemporaryDirectory(prefix="mj-lobby-")
         self.tables = Tables(store, Path(self._socket_dir.name), robot_delay)
         self.require_login = require_login
-        self.api = Api(store, self.tables, self._identify, require_login)
-
-    async def _identify(self, _request: web.Request) -> int | None:
-        return None
+        self.accounts = Accounts(store)
+        self.api = Api(store, self.tables, self.accounts, require_login)
 
     def application(self) -> web.Application:
         app = web.Application(client_max_size=MAX_BODY)

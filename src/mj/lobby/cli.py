@@ -6,12 +6,13 @@ import argparse
 import asyncio
 import signal
 import sys
+from typing import TYPE_CHECKING
 
-from aiohttp import web
-
-from mj.lobby.app import Lobby
-from mj.lobby.store import DEFAULT_URL, Store, StoreError
+from mj.lobby import DEFAULT_URL
 from mj.server.address import TcpAddress, parse_address
+
+if TYPE_CHECKING:
+    from mj.lobby.app import Lobby
 
 
 def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -31,6 +32,9 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def run(args: argparse.Namespace) -> int:
+    from mj.lobby.app import Lobby
+    from mj.lobby.store import Store, StoreError
+
     http = parse_address(args.http)
     if not isinstance(http, TcpAddress):
         print(f"mj lobby: --http wants HOST:PORT, not {args.http!r}", file=sys.stderr)
@@ -49,6 +53,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 async def _serve(lobby: Lobby, http: TcpAddress) -> int:
+    from aiohttp import web
+
     runner = web.AppRunner(lobby.application(), access_log=None)
     await runner.setup()
     site = web.TCPSite(runner, http.host, http.port, reuse_address=True)

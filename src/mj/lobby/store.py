@@ -21,6 +21,7 @@ from sqlalchemy import Engine, create_engine, event, func, insert, select, updat
 from sqlalchemy.engine import Connection, make_url
 from sqlalchemy.orm import Session, sessionmaker
 
+from mj.lobby import DEFAULT_URL
 from mj.lobby.models import (
     ChatLine,
     GameRecord,
@@ -31,7 +32,6 @@ from mj.lobby.models import (
 )
 
 MIGRATIONS: Final = Path(__file__).parent / "migrations"
-DEFAULT_URL: Final = "sqlite:///lobby.db"
 
 
 class StoreError(ValueError):
