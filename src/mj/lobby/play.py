@@ -20,6 +20,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Final
 
+from mj.lobby.public import public_view
 from mj.lobby.store import Batch, HandState, SeatSpec
 from mj.protocol import cmsg as C
 from mj.protocol import pmsg as P
@@ -99,6 +100,8 @@ class TablePlay:
         self.accounts: dict[str, int] = {}
         self._recording = True
         self._highest_connection = 0
+        #: Every public line of the game so far (:mod:`mj.lobby.public`), what spectators are sent.
+        self.public: list[str] = []
 
     # ------------------------------------------------------------------ state
 
@@ -188,6 +191,9 @@ class TablePlay:
             if delivery.logged:
                 seq = self.seq
                 self._record(SENT, delivery.connection, message.encode())
+                seen = public_view(message)
+                if seen is not None:
+                    self.public.append(seen.encode())
                 self._hands.observe(message, seq, self.batch)
                 if isinstance(message, C.GameOver):
                     self._final_scores()

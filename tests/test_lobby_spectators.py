@@ -1,0 +1,77 @@
+"""Spectators see only what is public: over whole games, nothing of a hand in progress that not every player sees.
+
+The property is checked against the table's own deliveries, not against the
+spectator filter's list of message kinds: every line a spectator is sent during a
+hand must have been sent, that very moment, alike to all four players, or to the
+three who did not draw a tile, with the tile hidden. No concealed tile is sent to
+more than its holder, so none can reach a spectator before the hand ends.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import pytest
+
+from mj import tiles
+from mj.lobby.play import SENT, TablePlay
+from mj.protocol import cmsg as C
+from mj.table import Delivery
+from test_lobby_play import _new_game
+
+
+def _watched_game(seed: int) -> tuple[TablePlay, list[tuple[list[str], list[Delivery]]], list[str]]:
+    """A whole game; each table event's new public lines with all of its deliveries; the logged lines."""
+    play = _new_game(seed)
+    events: list[tuple[list[str], list[Delivery]]] = []
+    route = play._route
+
+    def spy(deliveries: Iterable[Delivery]) -> None:
+        deliveries = list(deliveries)
+        before = len(play.public)
+        route(deliveries)
+        events.append((play.public[before:], deliveries))
+
+    play._route = spy  # type: ignore[method-assign]
+    logged: list[str] = []
+    while play.queue:
+        play.step(64)
+        logged.extend(t for _, d, _, t in play.take_batch().moves if d == SENT and t is not None)
+    assert play.game_over
+    return play, events, logged
+
+
+@pytest.mark.parametrize("seed", [1, 2, 5])
+def test_a_spectator_is_sent_nothing_of_a_hand_in_progress_that_not_every_player_is_sent(seed: int) -> None:
+    _play, events, _logged = _watched_game(seed)
+    in_hand = False
+    checked = 0
+    for lines, deliveries in events:
+        sent_to: dict[str, set[int]] = {}
+        for delivery in deliveries:
+            sent_to.setdefault(delivery.message.encode(), set()).add(delivery.connection)
+        for line in lines:
+            message = C.decode(line)
+            if isinstance(message, C.NewHand):
+                in_hand = True
+            if in_hand:
+                receivers = sent_to.get(line, set())
+                hidden_draw = isinstance(message, C.PlayerDraws | C.PlayerDrawsLoose) and message.tile == tiles.BLANK
+                assert len(receivers) == 4 or (hidden_draw and len(receivers) == 3), (line, receivers)
+                checked += 1
+            if isinstance(message, C.Settlement | C.WashOut):
+                in_hand = False
+    assert checked > 500
+
+
+def test_a_spectator_sees_every_hand_draw_discard_and_settlement_of_the_game() -> None:
+    play, _events, logged = _watched_game(4)
+    public = [C.decode(line) for line in play.public]
+    assert sum(isinstance(m, C.NewHand) for m in public) == play.hands
+    for kind in ("PlayerDiscards", "Settlement", "PlayerMahJongs", "HandScore", "GameOver"):
+        assert [line for line in play.public if line.startswith(kind + " ") or line == kind] == [
+            line for line in logged if line.startswith(kind + " ") or line == kind
+        ]
+    draws = [m for m in public if isinstance(m, C.PlayerDraws | C.PlayerDrawsLoose)]
+    assert draws and all(m.tile == tiles.BLANK for m in draws)
+    assert len(draws) == sum(line.startswith("PlayerDraws") for line in logged)
