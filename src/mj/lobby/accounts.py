@@ -160,6 +160,10 @@ class Accounts:
                                expires_at=now() + timedelta(days=SESSION_DAYS)))  # fmt: skip
         return token
 
+    def exists(self, name: str) -> bool:
+        with self.store.session() as s:
+            return s.scalars(select(Account.id).where(Account.name == name)).first() is not None
+
     def logout(self, token: str) -> None:
         with self.store.session() as s, s.begin():
             s.execute(delete(LoginSession).where(LoginSession.token_hash == _token_hash(token)))

@@ -26,7 +26,7 @@ def error(status: type[web.HTTPException], text: str) -> web.HTTPException:
     return status(text=json.dumps({"error": text}), content_type="application/json")
 
 
-def _id(request: web.Request, key: str) -> int:
+def path_id(request: web.Request, key: str) -> int:
     text = request.match_info[key]
     if not text.isdigit() or len(text) > 12:
         raise error(web.HTTPNotFound, f"no such {key}: {text!r}")
@@ -65,7 +65,7 @@ class Api:
         return web.json_response([self.tables.describe(row) for row in rows])
 
     async def one_table(self, request: web.Request) -> web.Response:
-        row = self.store.table(_id(request, "table"))
+        row = self.store.table(path_id(request, "table"))
         if row is None:
             raise error(web.HTTPNotFound, "no such table")
         return web.json_response(self.tables.describe(row))
@@ -74,7 +74,7 @@ class Api:
         account = self.identify(request)
         if self.require_login and account is None:
             raise error(web.HTTPUnauthorized, "log in to create a table")
-        data = await _body(request)
+        data = await body(request)
         try:
             runner = await self.tables.create(parse_request(data), None if account is None else account.id)
         except TableRequestError as exc:
@@ -85,7 +85,7 @@ class Api:
         return web.json_response([export.summary(game, hands) for game, hands in self.store.games(LIST_LIMIT)])
 
     async def one_game(self, request: web.Request) -> web.Response:
-        game = self.store.game(_id(request, "game"))
+        game = self.store.game(path_id(request, "game"))
         if game is None:
             raise error(web.HTTPNotFound, "no such game")
         response = web.json_response(export.document(self.store, game))
@@ -94,7 +94,7 @@ class Api:
         return response
 
     async def game_log(self, request: web.Request) -> web.Response:
-        game = self.store.game(_id(request, "game"))
+        game = self.store.game(path_id(request, "game"))
         if game is None:
             raise error(web.HTTPNotFound, "no such game")
         response = web.Response(text=export.log_text(self.store, game), content_type="text/plain", charset="latin-1")
@@ -104,7 +104,7 @@ class Api:
     # ------------------------------------------------------------------ accounts
 
     async def register(self, request: web.Request) -> web.Response:
-        data = await _body(request)
+        data = await body(request)
         try:
             who, token = await self.accounts.register(request.remote or "", data.get("name"), data.get("password"))
         except TooManyAttempts as exc:
@@ -114,7 +114,7 @@ class Api:
         return _logged_in(request, who, token, status=201)
 
     async def login(self, request: web.Request) -> web.Response:
-        data = await _body(request)
+        data = await body(request)
         try:
             who, token = await self.accounts.login(request.remote or "", data.get("name"), data.get("password"))
         except TooManyAttempts as exc:
@@ -136,7 +136,7 @@ class Api:
         return web.json_response({"account": None if who is None else {"id": who.id, "name": who.name}})
 
 
-async def _body(request: web.Request) -> Json:
+async def body(request: web.Request) -> Json:
     try:
         data = await request.json()
     except (ValueError, UnicodeDecodeError):

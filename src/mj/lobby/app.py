@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import tempfile
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Final
 
@@ -10,11 +12,16 @@ from aiohttp import web
 
 from mj.lobby.accounts import Accounts
 from mj.lobby.api import Api
+from mj.lobby.live import Live
+from mj.lobby.seats import PAGE, LobbyGateway
 from mj.lobby.store import Store
 from mj.lobby.tables import Tables
 
 #: Largest request body accepted (a table request, a login).
 MAX_BODY: Final = 64 * 1024
+STATIC: Final = Path(__file__).parent / "static"
+#: The lobby's pages: the lobby itself, a table watched, a stored game replayed, an account's history.
+PAGES: Final = {"/": "index.html", "/watch": "watch.html"}
 
 
 class Lobby:
@@ -27,10 +34,17 @@ class Lobby:
         self.require_login = require_login
         self.accounts = Accounts(store)
         self.api = Api(store, self.tables, self.accounts, require_login)
+        self.gateway = LobbyGateway()
+        self.live = Live(store, self.tables, self.accounts, self.gateway)
 
     def application(self) -> web.Application:
-        app = web.Application(client_max_size=MAX_BODY)
+        app = web.Application(client_max_size=MAX_BODY, middlewares=[_headers])
         self.api.add_routes(app)
+        self.live.add_routes(app)
+        self.gateway.add_routes(app, PAGE)
+        for path, page in PAGES.items():
+            app.router.add_get(path, _page(page))
+        app.router.add_static("/lobby-static", STATIC)
         app.on_startup.append(self._on_startup)
         app.on_shutdown.append(self._on_shutdown)
         return app
@@ -39,5 +53,26 @@ class Lobby:
         await self.tables.resume()
 
     async def _on_shutdown(self, _app: web.Application) -> None:
+        await self.gateway.close()
         await self.tables.close()
         self._socket_dir.cleanup()
+
+
+def _page(name: str) -> Callable[[web.Request], Awaitable[web.StreamResponse]]:
+    async def serve(_request: web.Request) -> web.StreamResponse:
+        return web.FileResponse(STATIC / name)
+
+    return serve
+
+
+@web.middleware
+async def _headers(
+    request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
+) -> web.StreamResponse:
+    """Pages and files change with the package (no caching); no other site may frame the lobby."""
+    response = await handler(request)
+    with contextlib.suppress(RuntimeError, AttributeError):
+        response.headers["Cache-Control"] = "no-cache"
+        response.headers["X-Frame-Options"] = "DENY"
+        response.headers["X-Content-Type-Options"] = "nosniff"
+    return response

@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-from collections.abc import Callable, Hashable
+from collections.abc import Hashable
 from pathlib import Path
 from typing import Final
 
@@ -70,8 +70,10 @@ class TableRunner:
         self._server: asyncio.Server | None = None
         self._timer: asyncio.TimerHandle | None = None
         self._timer_key: Hashable | None = None
-        #: Called after every stored batch (the lobby refreshes its lists and spectators then).
-        self.listeners: list[Callable[[TableRunner], None]] = []
+        #: Set (and replaced) after every stored batch: spectators wait on it for new public lines.
+        self.changed = asyncio.Event()
+        #: The table's chat from outside the game (spectators), oldest first: (name, text).
+        self.chat: list[tuple[str, str]] = []
         self.error: str | None = None
 
     @property
@@ -141,8 +143,12 @@ class TableRunner:
         self._set_timer()
         if self.play.queue:
             self._wake.set()
-        for listener in self.listeners:
-            listener(self)
+        self.notify()
+
+    def notify(self) -> None:
+        """Wake whoever waits for news of this table."""
+        self.changed.set()
+        self.changed = asyncio.Event()
 
     def _set_timer(self) -> None:
         wanted = self.play.table.claim_timer()

@@ -141,12 +141,16 @@ class Gateway:
 
     def application(self) -> web.Application:
         app = web.Application(middlewares=[_no_cache])
-        app.router.add_get("/", self._index)
+        self.add_routes(app, "/")
+        return app
+
+    def add_routes(self, app: web.Application, page: str) -> None:
+        """The page at ``page``, its files and its WebSocket on ``app``: xmj's own, or ``mj lobby``'s."""
+        app.router.add_get(page, self._index)
         app.router.add_get("/ws", self._websocket)
         app.router.add_static("/static", STATIC)
         app.on_startup.append(self._on_startup)
         app.on_shutdown.append(self._on_shutdown)
-        return app
 
     async def _on_startup(self, _app: web.Application) -> None:
         self._reaper = asyncio.create_task(self._reap())

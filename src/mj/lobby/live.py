@@ -1,0 +1,156 @@
+"""The live side of the lobby's API: taking a seat, watching a table, chatting.
+
+A seat is taken with ``POST /api/tables/ID/sit``: the answer's ``page`` is the xmj
+page showing that seat (its token in the address, kept by the browser). Spectators
+open the WebSocket ``/api/tables/ID/watch``, which sends ``{"type": "public",
+"lines": [...]}`` with the table's public lines (all so far, then each batch) and
+``{"type": "chat", "name", "text"}``. Chat in the lobby and at a table is stored with
+the table's game.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from typing import Any, Final
+
+from aiohttp import WSMsgType, web
+
+from mj.lobby.accounts import COOKIE, AccountError, Accounts, check_name
+from mj.lobby.api import body, error, path_id
+from mj.lobby.runner import TableRunner
+from mj.lobby.seats import PAGE, LobbyGateway, SeatError
+from mj.lobby.store import Store
+from mj.lobby.tables import Tables
+
+Json = dict[str, Any]
+MAX_CHAT: Final = 300
+#: Chat lines kept per table in memory for spectators who come later.
+KEPT_CHAT: Final = 200
+#: Spectators per table at most.
+MAX_SPECTATORS: Final = 200
+
+
+class Live:
+    def __init__(self, store: Store, tables: Tables, accounts: Accounts, gateway: LobbyGateway) -> None:
+        self.store = store
+        self.tables = tables
+        self.accounts = accounts
+        self.gateway = gateway
+        self.spectators: dict[int, set[web.WebSocketResponse]] = {}
+
+    def add_routes(self, app: web.Application) -> None:
+        app.router.add_post("/api/tables/{table}/sit", self.sit)
+        app.router.add_get("/api/tables/{table}/watch", self.watch)
+        app.router.add_post("/api/tables/{table}/chat", self.table_chat)
+        app.router.add_get("/api/tables/{table}/chat", self.read_table_chat)
+        app.router.add_post("/api/chat", self.lobby_chat)
+        app.router.add_get("/api/chat", self.read_lobby_chat)
+
+    def _runner(self, request: web.Request) -> TableRunner:
+        runner = self.tables.runners.get(path_id(request, "table"))
+        if runner is None:
+            raise error(web.HTTPNotFound, "no such table here")
+        return runner
+
+    def _speaker(self, request: web.Request, data: Json) -> str:
+        """The name a request speaks or sits under: the account's, or a guest's that no account has."""
+        who = self.accounts.who(request.cookies.get(COOKIE))
+        if who is not None:
+            return who.name
+        try:
+            name = check_name(data.get("name"))
+        except AccountError as exc:
+            raise error(web.HTTPBadRequest, str(exc)) from None
+        if self.accounts.exists(name):
+            raise error(web.HTTPBadRequest, f"{name!r} is an account's name: log in to use it")
+        return name
+
+    async def sit(self, request: web.Request) -> web.Response:
+        runner = self._runner(request)
+        data = await body(request)
+        name = self._speaker(request, data)
+        who = self.accounts.who(request.cookies.get(COOKIE))
+        try:
+            session = await self.gateway.sit(runner, name, who)
+        except SeatError as exc:
+            raise error(web.HTTPConflict, str(exc)) from None
+        return web.json_response({"token": session.token, "page": f"{PAGE}?session={session.token}", "name": name})
+
+    async def watch(self, request: web.Request) -> web.StreamResponse:
+        runner = self._runner(request)
+        watchers = self.spectators.setdefault(runner.row.id, set())
+        if len(watchers) >= MAX_SPECTATORS:
+            raise error(web.HTTPServiceUnavailable, "this table has as many spectators as it can take")
+        ws = web.WebSocketResponse(heartbeat=20, max_msg_size=1024)
+        await ws.prepare(request)
+        watchers.add(ws)
+        reader = asyncio.create_task(_drain(ws))
+        lines = chat = 0
+        try:
+            while not ws.closed:
+                changed = runner.changed
+                new_lines, new_chat = runner.play.public[lines:], runner.chat[chat:]
+                lines, chat = lines + len(new_lines), chat + len(new_chat)
+                if new_lines:
+                    await ws.send_str(json.dumps({"type": "public", "lines": new_lines}))
+                for name, text in new_chat:
+                    await ws.send_str(json.dumps({"type": "chat", "name": name, "text": text}))
+                if runner.finished:
+                    break  # everything is sent: the game will say no more
+                waiter = asyncio.ensure_future(changed.wait())
+                done, _ = await asyncio.wait([reader, waiter], return_when=asyncio.FIRST_COMPLETED)
+                waiter.cancel()
+                if reader in done:
+                    break
+        except (ConnectionError, RuntimeError):
+            pass
+        finally:
+            watchers.discard(ws)
+            reader.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await reader
+            await ws.close()
+        return ws
+
+    async def table_chat(self, request: web.Request) -> web.Response:
+        runner = self._runner(request)
+        data = await body(request)
+        name, text = self._speaker(request, data), _chat_text(data)
+        self.store.add_chat(runner.row.id, runner.game.id, name, text)
+        runner.chat.append((name, text))
+        del runner.chat[:-KEPT_CHAT]
+        runner.notify()
+        return web.json_response({"name": name, "text": text}, status=201)
+
+    async def read_table_chat(self, request: web.Request) -> web.Response:
+        lines = self.store.chat(path_id(request, "table"))
+        return web.json_response([{"name": c.name, "text": c.text, "at": c.at.isoformat() + "Z"} for c in lines])
+
+    async def lobby_chat(self, request: web.Request) -> web.Response:
+        data = await body(request)
+        name, text = self._speaker(request, data), _chat_text(data)
+        self.store.add_chat(None, None, name, text)
+        return web.json_response({"name": name, "text": text}, status=201)
+
+    async def read_lobby_chat(self, _request: web.Request) -> web.Response:
+        lines = self.store.chat(None)
+        return web.json_response([{"name": c.name, "text": c.text, "at": c.at.isoformat() + "Z"} for c in lines])
+
+
+def _chat_text(data: Json) -> str:
+    text = data.get("text")
+    if not isinstance(text, str) or not text.strip():
+        raise error(web.HTTPBadRequest, "text: say something")
+    text = " ".join(text.split())
+    if len(text) > MAX_CHAT:
+        raise error(web.HTTPBadRequest, f"text: at most {MAX_CHAT} characters")
+    return text
+
+
+async def _drain(ws: web.WebSocketResponse) -> None:
+    """Read (and ignore) what a spectator sends, until its socket closes."""
+    async for message in ws:
+        if message.type in (WSMsgType.CLOSE, WSMsgType.ERROR):
+            break

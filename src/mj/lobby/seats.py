@@ -1,0 +1,62 @@
+"""People's seats at lobby tables, through the browser gateway of ``xmj`` (:mod:`mj.web`).
+
+A seat is an ordinary gateway session whose game server is the table's own socket:
+the xmj page shows it, reconnects to it after a reload (the session's token) and
+rejoins the table by player id if the connection drops, exactly as for ``xmj``.
+Only the lobby chooses where a session connects: browsers cannot name servers or
+start local games here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from aiohttp import web
+
+from mj.lobby.accounts import Who
+from mj.lobby.runner import TableRunner
+from mj.web.app import Gateway, GatewayConfig, RequestError
+from mj.web.session import Session
+
+Json = dict[str, Any]
+#: The page that shows a seat (xmj's own page).
+PAGE = "/play"
+
+
+class SeatError(ValueError):
+    """A seat that cannot be taken; the message says why."""
+
+
+class LobbyGateway(Gateway):
+    """xmj's gateway, with seats given out by the lobby alone."""
+
+    def __init__(self) -> None:
+        super().__init__(GatewayConfig(target="lobby", default_name="Guest"))
+
+    def _handlers(self) -> dict[str, Callable[[web.WebSocketResponse, Json, Session | None, list[Session]],
+                                              Awaitable[None]]]:  # fmt: skip
+        handlers = super()._handlers()
+        for kind in ("join", "new_game", "resume"):
+            handlers[kind] = self._refused
+        return handlers
+
+    async def _refused(self, _ws: web.WebSocketResponse, _d: Json, _s: Session | None, _a: list[Session]) -> None:
+        raise RequestError("take a seat from the lobby's page")
+
+    async def sit(self, runner: TableRunner, name: str, who: Who | None) -> Session:
+        """A seat for ``name`` at the table (a free one, or theirs again); :class:`SeatError` if none."""
+        if runner.finished:
+            raise SeatError("this table's game is over")
+        players = runner.play.table.players
+        mine = next((p for p in players if p.name == name), None)
+        if mine is None and len(players) >= 4:
+            raise SeatError("no free seat at this table")
+        if mine is not None and mine.connection is not None:
+            raise SeatError(f"{name} is already seated at this table")
+        if who is not None:
+            runner.play.accounts[name] = who.id
+        try:
+            return await self.join(str(runner.socket_path), name)
+        except RequestError as exc:
+            raise SeatError(str(exc)) from None

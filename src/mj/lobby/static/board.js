@@ -1,0 +1,85 @@
+// A table drawn from protocol lines that everybody at it is sent (a spectator's feed, or a stored game's
+// messages): names, winds, flowers, declared sets, discards and, once shown, hands. It interprets no
+// rules: each line is shown as the table announced it.
+
+const SETS = /^(PlayerPungs|PlayerKongs|PlayerChows|PlayerDeclaresClosedKong|PlayerAddsToPung|PlayerFormsClosed\w+|PlayerPairs|PlayerSpecialSet|PlayerRobsKong|PlayerMahJongs)$/;
+
+export class Board {
+  constructor(element) {
+    this.element = element;
+    this.names = new Map();
+    this.reset();
+  }
+
+  reset() {
+    this.seats = [];
+    this.state = new Map();
+    this.turn = null;
+    this.result = '';
+  }
+
+  player(id) {
+    if (!this.state.has(id)) this.state.set(id, { flowers: [], sets: [], discards: [], shown: '', hand: [], score: '' });
+    return this.state.get(id);
+  }
+
+  apply(line) {
+    const words = line.split(' ');
+    const kind = words[0];
+    const id = Number(words[1]);
+    if (kind === 'Player') this.names.set(id, words.slice(2).join(' '));
+    else if (kind === 'Game') this.seats = words.slice(2, 6).map(Number);
+    else if (kind === 'NewHand') {
+      const east = Number(words[2]);
+      this.reset();
+      this.seats = this.seatsFrom(east);
+    } else if (kind === 'PlayerDeclaresSpecial' && words[2] !== '--') this.player(id).flowers.push(words[2]);
+    else if (kind === 'PlayerDiscards') { this.player(id).discards.push(words[2]); this.turn = id; }
+    else if (kind === 'PlayerDraws' || kind === 'PlayerDrawsLoose') {
+      this.turn = id;
+      if (words[2] && words[2] !== '--') this.player(id).hand.push(words[2]);
+    } else if (SETS.test(kind)) this.player(id).sets.push(`${kind.replace('Player', '')} ${words.slice(2).join(' ')}`);
+    else if (kind === 'PlayerShowsTiles') this.player(id).shown = words.slice(2).join(' ');
+    else if (kind === 'HandScore') this.player(id).score = words[2];
+    else if (kind === 'WashOut') this.result = 'Wash-out';
+    else if (kind === 'Settlement') this.result = `Settlement: ${words.slice(1, 5).join(' ')}`;
+    else if (kind === 'GameOver') this.result = 'Game over';
+  }
+
+  seatsFrom(east) {
+    if (!this.allSeats) this.allSeats = this.seats.slice();
+    const all = this.allSeats.length ? this.allSeats : [...this.names.keys()];
+    const i = all.indexOf(east);
+    return i < 0 ? all : [...all.slice(i), ...all.slice(0, i)];
+  }
+
+  render() {
+    const winds = ['East', 'South', 'West', 'North'];
+    const seats = this.seats.length ? this.seats : [...this.names.keys()];
+    this.element.replaceChildren(...seats.map((id, i) => {
+      const p = this.player(id);
+      const div = document.createElement('div');
+      div.className = `seat${this.turn === id ? ' turn' : ''}`;
+      const lines = [
+        `${winds[i] || ''} — ${this.names.get(id) || id}${p.score ? ` — hand score ${p.score}` : ''}`,
+        p.flowers.length ? `Flowers: ${p.flowers.join(' ')}` : '',
+        p.sets.length ? `Sets: ${p.sets.join(' | ')}` : '',
+        p.hand.length ? `Drawn: ${p.hand.join(' ')}` : '',
+        p.shown ? `Shows: ${p.shown}` : '',
+        `Discards: ${p.discards.join(' ')}`,
+      ].filter(Boolean);
+      for (const text of lines) {
+        const row = document.createElement('div');
+        row.className = 'tiles';
+        row.textContent = text;
+        div.appendChild(row);
+      }
+      return div;
+    }));
+    if (this.result) {
+      const div = document.createElement('div');
+      div.textContent = this.result;
+      this.element.appendChild(div);
+    }
+  }
+}

@@ -1,0 +1,93 @@
+"""People at lobby tables: a seat through xmj's gateway, spectators over a WebSocket, chat."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+
+from lobbyproc import Lobby
+from mj import tiles
+from mj.protocol import cmsg as C
+from test_web import browser_tab, run
+
+
+def _table_with_robots(lobby: Lobby, robots: int) -> int:
+    status, answer = lobby.call("POST", "/api/tables", {"robots": robots, "level": 1, "options": {"NumRounds": 1}})
+    assert status == 201
+    return int(answer["table"])
+
+
+def test_a_guest_sits_at_a_table_with_three_robots_and_plays_a_hand_through_the_xmj_gateway(
+    start_lobby: Any, tmp_path: Path
+) -> None:
+    lobby: Lobby = start_lobby(f"sqlite:///{tmp_path / 'lobby.db'}")
+    table = _table_with_robots(lobby, 3)
+    assert lobby.get(f"/api/tables/{table}")["status"] == "waiting"
+    status, seat = lobby.call("POST", f"/api/tables/{table}/sit", {"name": "Ann"})
+    assert status == 200 and seat["page"] == f"/play?session={seat['token']}"
+    status, page = lobby.call("GET", seat["page"])
+    assert status == 200 and "/static/js/main.js" in page
+
+    async def play_a_hand() -> None:
+        async with browser_tab(lobby.url, seat["token"]) as tab:
+            settled = await tab.play_until(lambda s: s["scoring"] is not None and bool(s["scoring"]["settlement"]), 90)
+            assert any(p["name"] == "Ann" for p in settled["players"])
+
+    run(play_a_hand())
+    described = lobby.get(f"/api/tables/{table}")
+    assert described["status"] == "playing"
+    assert sorted(s["name"] for s in described["seats"]) == ["Ann", "Robot1", "Robot2", "Robot3"]
+    record = lobby.get(f"/api/games/{described['game']}")
+    assert len(record["hands"]) >= 1 and record["hands"][0]["settlement"] is not None
+    assert next(p for p in record["players"] if not p["robot"])["name"] == "Ann"
+    # Ann's seat is taken while she sits there; no fifth player fits
+    assert lobby.browser().call("POST", f"/api/tables/{table}/sit", {"name": "Ann"})[0] == 409
+    assert lobby.browser().call("POST", f"/api/tables/{table}/sit", {"name": "Bob"})[0] == 409
+
+
+def test_a_spectator_is_sent_the_public_lines_and_the_tables_chat(start_lobby: Any, tmp_path: Path) -> None:
+    lobby: Lobby = start_lobby(f"sqlite:///{tmp_path / 'lobby.db'}")
+    table = _table_with_robots(lobby, 4)
+    status, _ = lobby.call("POST", f"/api/tables/{table}/chat", {"name": "Watcher", "text": "  good   luck "})
+    assert status == 201
+
+    async def watch() -> tuple[list[str], list[Any]]:
+        lines: list[str] = []
+        chat: list[Any] = []
+        async with aiohttp.ClientSession() as http, http.ws_connect(f"{lobby.url}api/tables/{table}/watch") as ws:
+            while True:  # until the lobby closes the socket: the game is over and all of it was sent
+                received = await asyncio.wait_for(ws.receive(), 60)
+                if received.type is not aiohttp.WSMsgType.TEXT:
+                    break
+                message = json.loads(received.data)
+                if message["type"] == "public":
+                    lines.extend(message["lines"])
+                else:
+                    chat.append(message)
+        return lines, chat
+
+    lines, chat = run(watch())
+    messages = [C.decode(line) for line in lines]
+    assert sum(isinstance(m, C.GameOver) for m in messages) == 1
+    assert any(isinstance(m, C.NewHand) for m in messages)
+    draws = [m for m in messages if isinstance(m, C.PlayerDraws | C.PlayerDrawsLoose)]
+    assert draws and all(m.tile == tiles.BLANK for m in draws)
+    assert chat == [{"type": "chat", "name": "Watcher", "text": "good luck"}]
+    assert [c["text"] for c in lobby.get(f"/api/tables/{table}/chat")] == ["good luck"]
+
+
+def test_chat_in_the_lobby_is_kept_and_checked(start_lobby: Any, tmp_path: Path) -> None:
+    lobby: Lobby = start_lobby(f"sqlite:///{tmp_path / 'lobby.db'}")
+    assert lobby.call("POST", "/api/chat", {"name": "Ann", "text": "hello"})[0] == 201
+    assert lobby.call("POST", "/api/chat", {"name": "Ann", "text": "   "})[0] == 400
+    assert lobby.call("POST", "/api/chat", {"name": "Robot1", "text": "beep"})[0] == 400
+    assert lobby.call("POST", "/api/chat", {"name": "Ann", "text": "x" * 301})[0] == 400
+    lobby.call("POST", "/api/register", {"name": "Bob", "password": "a long password"})
+    assert lobby.call("POST", "/api/chat", {"name": "Mallory", "text": "I am Bob"}) == (
+        201, {"name": "Bob", "text": "I am Bob"})  # fmt: skip
+    assert lobby.browser().call("POST", "/api/chat", {"name": "Bob", "text": "me too"})[0] == 400
+    assert [(c["name"], c["text"]) for c in lobby.get("/api/chat")] == [("Ann", "hello"), ("Bob", "I am Bob")]
