@@ -11,7 +11,7 @@ from sqlalchemy import inspect
 from sqlalchemy.exc import IntegrityError
 
 from mj.lobby.models import Base
-from mj.lobby.store import Batch, HandState, SeatSpec, Store, StoreError
+from mj.lobby.store import Batch, HandState, SeatResult, SeatSpec, Store, StoreError
 
 
 def test_the_migrations_make_exactly_the_schema_of_the_models(database_url: str) -> None:
@@ -46,14 +46,14 @@ def test_a_batch_is_stored_whole_with_its_hands_seats_and_final_scores(database_
             moves=[(0, "<", 1, "Connect 1110 0 Robot1"), (1, ">", 1, "ConnectReply 1110 1 "), (2, "<", 1, None)],
             hands={1: HandState(1, 1, 1, 2, 1, {1: 30, 2: -10, 3: -10, 4: -10})},
             seats=[(SeatSpec(1, "Robot1", True), 1)],
-            final_scores={1: 30},
+            final={1: SeatResult(30, 1, 0, 0)},
         )
         store.record(game.id, batch)
         assert [(m.seq, m.direction, m.connection, m.text) for m in store.moves(game.id)] == batch.moves
         (hand,) = store.hands(game.id)
         assert (hand.number, hand.winner, hand.last_move) == (1, 1, 2)
         (seat,) = store.seats(game.id)
-        assert (seat.name, seat.player_id, seat.score, seat.placing) == ("Robot1", 1, 30, 1)
+        assert (seat.name, seat.player_id, seat.score, seat.placing, seat.wins) == ("Robot1", 1, 30, 1, 1)
         stored = store.game(game.id)
         assert stored is not None and stored.finished and stored.moves == 3
         assert [(g.id, hands) for g, hands in store.games()] == [(game.id, 1)]

@@ -12,7 +12,7 @@ from typing import Any, Final
 
 from aiohttp import web
 
-from mj.lobby import export, rules
+from mj.lobby import export, history, rules
 from mj.lobby.accounts import COOKIE, SESSION_DAYS, AccountError, Accounts, TooManyAttempts, Who
 from mj.lobby.store import Store
 from mj.lobby.tables import TableRequestError, Tables, parse_request
@@ -56,6 +56,7 @@ class Api:
         app.router.add_get("/api/games", self.list_games)
         app.router.add_get("/api/games/{game}", self.one_game)
         app.router.add_get("/api/games/{game}/log", self.game_log)
+        app.router.add_get("/api/players/{name}", self.one_player)
 
     async def rule_systems(self, _request: web.Request) -> web.Response:
         return web.json_response({"rules": list(rules.playable()), "default": rules.DEFAULT})
@@ -100,6 +101,12 @@ class Api:
         response = web.Response(text=export.log_text(self.store, game), content_type="text/plain", charset="latin-1")
         response.headers["Content-Disposition"] = f'attachment; filename="mj-game-{game.id}.log"'
         return response
+
+    async def one_player(self, request: web.Request) -> web.Response:
+        found = history.player(self.store, request.match_info["name"][:100])
+        if found is None:
+            raise error(web.HTTPNotFound, "no such player")
+        return web.json_response(found)
 
     # ------------------------------------------------------------------ accounts
 

@@ -86,6 +86,10 @@ class SeatRecord(Base):
     player_id: Mapped[int | None]
     score: Mapped[int | None]
     placing: Mapped[int | None]
+    #: Hands won, of them self-drawn, and hands this seat's discard or kong gave another the win (once finished).
+    wins: Mapped[int | None]
+    self_drawn: Mapped[int | None]
+    deal_ins: Mapped[int | None]
 
 
 class HandRecord(Base):

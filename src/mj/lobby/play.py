@@ -20,8 +20,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Final
 
+from mj.arena.tally import GameTally
 from mj.lobby.public import public_view
-from mj.lobby.store import Batch, HandState, SeatSpec
+from mj.lobby.store import Batch, HandState, SeatResult, SeatSpec
 from mj.protocol import cmsg as C
 from mj.protocol import pmsg as P
 from mj.robot.agent import Robot
@@ -92,6 +93,8 @@ class TablePlay:
         self.batch = Batch()
         self.seq = 0
         self._hands = _Hands()
+        #: The game's figures per player (wins, self-drawn, deal-ins), counted as the arena counts them.
+        self._tally = GameTally()
         #: The first connection each player id joined on: the seat's number in the record.
         self._seat_of: dict[int, int] = {}
         #: What each connection last said its name was (for new seats' records).
@@ -195,6 +198,7 @@ class TablePlay:
                 if seen is not None:
                     self.public.append(seen.encode())
                 self._hands.observe(message, seq, self.batch)
+                self._tally.observe(message)
                 if isinstance(message, C.GameOver):
                     self._final_scores()
             if isinstance(message, C.ConnectReply) and message.id:
@@ -224,8 +228,14 @@ class TablePlay:
         game = self.table.game
         if game is None:
             return
+        tally = self._tally
         # no penalties to deduct: a lobby table suspends play when a player leaves, never ends the game
-        self.batch.final_scores = {seat: game.scores[pid] for pid, seat in self._seat_of.items() if pid in game.scores}
+        self.batch.final = {
+            seat: SeatResult(game.scores[pid], tally.wins_by.get(pid, 0), tally.self_drawn_by.get(pid, 0),
+                             tally.deal_ins_by.get(pid, 0))
+            for pid, seat in self._seat_of.items()
+            if pid in game.scores
+        }  # fmt: skip
 
     # ------------------------------------------------------------------ rebuilding
 

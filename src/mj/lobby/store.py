@@ -30,6 +30,7 @@ from mj.lobby.models import (
     Move,
     SeatRecord,
 )
+from mj.lobby.rating import rate_game
 
 MIGRATIONS: Final = Path(__file__).parent / "migrations"
 
@@ -80,6 +81,16 @@ class SeatSpec:
     account_id: int | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class SeatResult:
+    """How one seat ended a game."""
+
+    score: int
+    wins: int
+    self_drawn: int
+    deal_ins: int
+
+
 @dataclass(slots=True)
 class HandState:
     """A hand as far as it has been played, written again whenever it changes."""
@@ -100,11 +111,11 @@ class Batch:
     hands: dict[int, HandState] = field(default_factory=dict)
     #: Seats taken, with the player id the table gave each.
     seats: list[tuple[SeatSpec, int]] = field(default_factory=list)
-    #: Final scores by connection once the game is over.
-    final_scores: dict[int, int] | None = None
+    #: Each seat's figures once the game is over, by seat (its first connection).
+    final: dict[int, SeatResult] | None = None
 
     def __bool__(self) -> bool:
-        return bool(self.moves or self.hands or self.seats or self.final_scores is not None)
+        return bool(self.moves or self.hands or self.seats or self.final is not None)
 
 
 class Store:
@@ -176,21 +187,27 @@ class Store:
                 )  # fmt: skip
             for seat, player_id in batch.seats:
                 s.add(_seat(game_id, seat, player_id))
-            if batch.final_scores is not None:
-                self._finish(s, game_id, batch.final_scores)
+            if batch.final is not None:
+                self._finish(s, game_id, batch.final)
 
-    def _finish(self, s: Session, game_id: int, scores: dict[int, int]) -> None:
-        ranked = sorted(scores.values(), reverse=True)
-        for connection, score in scores.items():
+    def _finish(self, s: Session, game_id: int, final: dict[int, SeatResult]) -> None:
+        """The game is over: each seat's score, placing and figures, the accounts' ratings, the table closed."""
+        ranked = sorted((r.score for r in final.values()), reverse=True)
+        placings = {seat: ranked.index(r.score) + 1 for seat, r in final.items()}
+        for seat, result in final.items():
             s.execute(
                 update(SeatRecord)
-                .where(SeatRecord.game_id == game_id, SeatRecord.connection == connection)
-                .values(score=score, placing=ranked.index(score) + 1)
-            )
+                .where(SeatRecord.game_id == game_id, SeatRecord.connection == seat)
+                .values(score=result.score, placing=placings[seat], wins=result.wins,
+                        self_drawn=result.self_drawn, deal_ins=result.deal_ins)
+            )  # fmt: skip
         game = s.get(GameRecord, game_id)
         assert game is not None
         game.finished, game.finished_at = True, now()
         s.execute(update(LobbyTable).where(LobbyTable.id == game.table_id).values(status="finished"))
+        seats = s.scalars(select(SeatRecord).where(SeatRecord.game_id == game_id)).all()
+        rate_game(s, game.rules, [(seat.account_id, placings[seat.connection]) for seat in seats
+                                  if seat.connection in placings])  # fmt: skip
 
     # ------------------------------------------------------------------ reading
 

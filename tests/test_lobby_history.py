@@ -1,0 +1,79 @@
+"""An account's history, statistics and rating, from games recorded with it in a seat."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from mj.arena.tally import GameTally
+from mj.lobby import history
+from mj.lobby.models import Account
+from mj.lobby.play import TablePlay
+from mj.lobby.runner import robot_seeds, table_setup
+from mj.lobby.store import Store, now
+from mj.protocol import cmsg as C
+
+
+def _account(store: Store, name: str) -> int:
+    with store.session() as s, s.begin():
+        account = Account(name=name, password_hash="not used here", created_at=now())
+        s.add(account)
+    return account.id
+
+
+def _play_recorded(store: Store, seed: int, accounts: dict[str, int]) -> int:
+    """A whole game of robots, the robots named in ``accounts`` sitting for those accounts; the game's id."""
+    row = store.create_table("classical", {"NumRounds": 1}, 4, 1, seed, 0)
+    game = store.start_game(row)
+    play = TablePlay(table_setup(row))
+    play.accounts.update(accounts)
+    for connection, (name, robot_seed) in robot_seeds(row).items():
+        play.add_robot(connection, name, robot_seed)
+    while play.queue:
+        play.step(64)
+        store.record(game.id, play.take_batch())
+    assert play.game_over
+    return game.id
+
+
+def test_an_accounts_history_totals_and_rating_come_from_its_finished_games(tmp_path: Path) -> None:
+    store = Store(f"sqlite:///{tmp_path / 'lobby.db'}")
+    try:
+        ann = _account(store, "Ann")
+        bob = _account(store, "Bob")
+        games = [_play_recorded(store, seed, {"Robot2": ann, "Robot3": bob}) for seed in (31, 32)]
+        found = history.player(store, "Ann")
+        assert found is not None
+        assert [g["game"] for g in found["history"]] == games[::-1]
+        seats = [next(s for s in store.seats(g) if s.account_id == ann) for g in games]
+        assert found["games"] == 2
+        assert found["score"] == sum(s.score or 0 for s in seats)
+        assert found["first_places"] == sum(s.placing == 1 for s in seats)
+        won = sum(1 for g, seat in zip(games, seats, strict=True) for h in store.hands(g) if h.winner == seat.player_id)
+        assert found["wins"] == won
+        assert found["hands"] == sum(len(store.hands(g)) for g in games)
+        deal_ins = 0
+        for g, seat in zip(games, seats, strict=True):  # counted again from the stored messages
+            tally = GameTally()
+            for move in store.moves(g):
+                if move.direction == ">" and move.text is not None:
+                    tally.observe(C.decode(move.text))
+            deal_ins += tally.deal_ins_by[seat.player_id or 0]
+        assert found["deal_ins"] == deal_ins
+        (rating,) = found["ratings"]
+        assert rating["rules"] == "classical" and rating["games"] == 2
+        assert rating["sigma"] < 25 / 3  # surer than a fresh rating
+        assert history.player(store, "Bob")["ratings"][0]["games"] == 2  # type: ignore[index]
+        assert history.player(store, "Carol") is None
+    finally:
+        store.close()
+
+
+def test_games_with_no_account_rate_nobody(tmp_path: Path) -> None:
+    store = Store(f"sqlite:///{tmp_path / 'lobby.db'}")
+    try:
+        _account(store, "Ann")
+        _play_recorded(store, 33, {})
+        found = history.player(store, "Ann")
+        assert found is not None and found["games"] == 0 and found["ratings"] == [] and found["history"] == []
+    finally:
+        store.close()
