@@ -12,7 +12,7 @@ from typing import Any, Final
 
 from aiohttp import web
 
-from mj.lobby import export, history, rules
+from mj.lobby import export, history, replayer, rules
 from mj.lobby.accounts import COOKIE, SESSION_DAYS, AccountError, Accounts, TooManyAttempts, Who
 from mj.lobby.store import Store
 from mj.lobby.tables import TableRequestError, Tables, parse_request
@@ -56,6 +56,7 @@ class Api:
         app.router.add_get("/api/games", self.list_games)
         app.router.add_get("/api/games/{game}", self.one_game)
         app.router.add_get("/api/games/{game}/log", self.game_log)
+        app.router.add_get("/api/games/{game}/hands/{hand}", self.hand_replay)
         app.router.add_get("/api/players/{name}", self.one_player)
 
     async def rule_systems(self, _request: web.Request) -> web.Response:
@@ -101,6 +102,15 @@ class Api:
         response = web.Response(text=export.log_text(self.store, game), content_type="text/plain", charset="latin-1")
         response.headers["Content-Disposition"] = f'attachment; filename="mj-game-{game.id}.log"'
         return response
+
+    async def hand_replay(self, request: web.Request) -> web.Response:
+        game = self.store.game(path_id(request, "game"))
+        if game is None:
+            raise error(web.HTTPNotFound, "no such game")
+        try:
+            return web.json_response(replayer.hand_frames(self.store, game, path_id(request, "hand")))
+        except replayer.ReplayUnavailable as exc:
+            raise error(web.HTTPNotFound, str(exc)) from None
 
     async def one_player(self, request: web.Request) -> web.Response:
         found = history.player(self.store, request.match_info["name"][:100])

@@ -21,7 +21,7 @@ from mj.lobby.tables import Tables
 MAX_BODY: Final = 64 * 1024
 STATIC: Final = Path(__file__).parent / "static"
 #: The lobby's pages: the lobby itself, a table watched, a stored game replayed, an account's history.
-PAGES: Final = {"/": "index.html", "/watch": "watch.html"}
+PAGES: Final = {"/": "index.html", "/watch": "watch.html", "/replay": "replay.html", "/player": "player.html"}
 
 
 class Lobby:

@@ -110,7 +110,13 @@ async function refresh() {
 }
 
 function showAccount() {
-  $('who').textContent = account ? `Logged in as ${account.name}` : '';
+  $('who').replaceChildren();
+  if (account) {
+    const link = document.createElement('a');
+    link.href = `/player?name=${encodeURIComponent(account.name)}`;
+    link.textContent = account.name;
+    $('who').append('Logged in as ', link);
+  }
   $('login-form').hidden = !!account;
   $('logout').hidden = !account;
   $('guest-label').hidden = !!account;
