@@ -45,7 +45,10 @@ def _new_game(seed: int) -> TablePlay:
 
 
 def _log(moves: Moves) -> str:
-    return "".join(format_entry(LogEntry("<" if d == RECEIVED else ">", c, t)) for _, d, c, t in moves if d != "!")
+    """The moves as the server's log (which logs no timer and no robot sitting down: only what was sent)."""
+    return "".join(
+        format_entry(LogEntry("<" if d == RECEIVED else ">", c, t)) for _, d, c, t in moves if d in (RECEIVED, SENT)
+    )
 
 
 def test_four_robots_play_a_whole_game_and_its_record_replays_identically() -> None:

@@ -91,3 +91,38 @@ def test_chat_in_the_lobby_is_kept_and_checked(start_lobby: Any, tmp_path: Path)
         201, {"name": "Bob", "text": "I am Bob"})  # fmt: skip
     assert lobby.browser().call("POST", "/api/chat", {"name": "Bob", "text": "me too"})[0] == 400
     assert [(c["name"], c["text"]) for c in lobby.get("/api/chat")] == [("Ann", "hello"), ("Bob", "I am Bob")]
+
+
+def test_a_robot_stands_in_for_a_guest_gone_past_the_turn_timer_and_gives_the_seat_back(
+    start_lobby: Any, tmp_path: Path
+) -> None:
+    lobby: Lobby = start_lobby(f"sqlite:///{tmp_path / 'lobby.db'}")
+    status, answer = lobby.call("POST", "/api/tables", {"robots": 3, "level": 1, "timer": 1})
+    assert status == 201
+    table = answer["table"]
+    seat = lobby.call("POST", f"/api/tables/{table}/sit", {"name": "Ann"})[1]
+
+    async def play_then_leave(token: str) -> None:
+        async with browser_tab(lobby.url, token) as tab:
+            await tab.play_until(lambda s: s["scoring"] is not None and bool(s["scoring"]["settlement"]), 90)
+            await tab.send({"type": "leave"})
+            await tab.receive()
+
+    run(play_then_leave(seat["token"]))
+    ann = lobby.wait_for(table, lambda t: any(s["name"] == "Ann" and s["stand_in"] for s in t["seats"]), 30)
+    played = ann["hands"]
+    ann_id = next(s["id"] for s in ann["seats"] if s["name"] == "Ann")
+    lobby.wait_for(table, lambda t: t["hands"] > played, 60)  # the robot plays Ann's seat
+    status, back = lobby.call("POST", f"/api/tables/{table}/sit", {"name": "Ann"})
+    assert status == 200
+    seats = lobby.get(f"/api/tables/{table}")["seats"]
+    assert [s for s in seats if s["name"] == "Ann"] == [
+        {"id": ann_id, "name": "Ann", "connected": True, "robot": False, "stand_in": False}
+    ]
+
+    async def play_on(token: str) -> None:
+        async with browser_tab(lobby.url, token) as tab:
+            state = await tab.play_until(lambda s: s["dialog"] is not None, 60)
+            assert state["connection"]["status"] == "connected"
+
+    run(play_on(back["token"]))

@@ -32,6 +32,8 @@ from mj.table import PROTOCOL_VERSION, Delivery, Table, TableSettings
 RECEIVED: Final = "<"
 SENT: Final = ">"
 TIMER: Final = "!"
+#: A robot sat down for a person gone past the turn timer; the text is its Connect line.
+STAND_IN: Final = "+"
 
 
 class RebuildError(RuntimeError):
@@ -103,6 +105,8 @@ class TablePlay:
         self.accounts: dict[str, int] = {}
         self._recording = True
         self._highest_connection = 0
+        #: Robots standing in for people gone: their connection, by the person's player id.
+        self.stand_ins: dict[int, int] = {}
         #: Every public line of the game so far (:mod:`mj.lobby.public`), what spectators are sent.
         self.public: list[str] = []
 
@@ -144,6 +148,16 @@ class TablePlay:
         self.table.open(connection)
         self.queue.append((connection, P.Connect(PROTOCOL_VERSION, 0, name)))
 
+    def stand_in(self, connection: int, player_id: int, name: str) -> None:
+        """A robot takes the seat of ``player_id`` (gone) on a new connection, until :meth:`close` ends it."""
+        connect = P.Connect(PROTOCOL_VERSION, player_id, name)
+        self._record(STAND_IN, connection, connect.encode())
+        self.robots[connection] = Robot(make_strategy(self.setup.level, seed=self.table.settings.seed + connection))
+        self.stand_ins[player_id] = connection
+        self._robot_sent[connection] = []
+        self.table.open(connection)
+        self.queue.append((connection, connect))
+
     def open(self, connection: int) -> None:
         self._route(self.table.open(connection))
 
@@ -154,7 +168,12 @@ class TablePlay:
         self._route(self.table.receive(connection, line))
 
     def close(self, connection: int) -> None:
+        """The connection ended: a person's, or a stand-in robot's giving the seat back."""
         self._record(RECEIVED, connection, None)
+        if self.robots.pop(connection, None) is not None:
+            self._robot_sent.pop(connection, None)
+            self.stand_ins = {p: c for p, c in self.stand_ins.items() if c != connection}
+            self.queue = deque(entry for entry in self.queue if entry[0] != connection)
         self._route(self.table.close(connection))
 
     def timeout(self) -> None:
@@ -257,6 +276,10 @@ class TablePlay:
                 continue
             if direction == TIMER:
                 self.timeout()
+            elif direction == STAND_IN:
+                move = P.decode(text or "")
+                assert isinstance(move, P.Connect)
+                self.stand_in(connection, move.last_id, move.name)
             elif text is None:
                 self.close(connection)
             elif connection in self.robots:

@@ -37,10 +37,14 @@ def robot_name(index: int) -> str:
 
 
 def table_setup(row: LobbyTable) -> TableSetup:
-    """The table's play as its record describes it (rule system by name, options by name)."""
+    """The table's play as its record describes it (rule system by name, options by name).
+
+    Robots alone never wait for claims; where people sit, the claim time is the table's
+    turn timer, or :data:`CLAIM_SECONDS` without one.
+    """
     options = json.loads(row.options)
     entries = game_options(settings=[f"{name}={value}" for name, value in sorted(options.items())])
-    timeout = 0 if row.robots >= 4 else CLAIM_SECONDS
+    timeout = 0 if row.robots >= 4 else row.turn_timer or CLAIM_SECONDS
     settings = TableSettings(timeout=timeout, seed=row.seed, option_entries=entries, rules=rules.ruleset(row.rules))
     return TableSetup(row.rules, settings, row.level)
 
@@ -70,6 +74,8 @@ class TableRunner:
         self._server: asyncio.Server | None = None
         self._timer: asyncio.TimerHandle | None = None
         self._timer_key: Hashable | None = None
+        #: People gone from their seat, by player id: the timer after which a robot stands in.
+        self._absent: dict[int, asyncio.TimerHandle] = {}
         #: Set (and replaced) after every stored batch: spectators wait on it for new public lines.
         self.changed = asyncio.Event()
         #: The table's chat from outside the game (spectators), oldest first: (name, text).
@@ -100,6 +106,8 @@ class TableRunner:
     async def stop(self) -> None:
         if self._timer is not None:
             self._timer.cancel()
+        for handle in self._absent.values():
+            handle.cancel()
         if self._server is not None:
             self._server.close()
         if self._task is not None:
@@ -136,14 +144,44 @@ class TableRunner:
                 writer.write(encode_line(delivery.message.encode()))
                 if writer.transport.get_write_buffer_size() > MAX_BUFFER:
                     writer.close()
-        for connection in list(self.play.table.closing):
-            writer = self._writers.pop(connection, None)
-            if writer is not None:
-                writer.close()
+        for connection in self.play.table.closing:
+            writer = self._writers.get(connection)
+            if writer is not None and not writer.is_closing():
+                writer.close()  # its reader then sees the end and tells the table (_serve)
         self._set_timer()
+        self._watch_absent()
         if self.play.queue:
             self._wake.set()
         self.notify()
+
+    def _watch_absent(self) -> None:
+        """Start the turn timer for each person gone from a game in play; stop it for each who came back."""
+        game = self.play.table.game
+        timer = self.row.turn_timer
+        if timer <= 0 or game is None or self.finished:
+            return
+        gone = {r.id for r in self.play.table.players if r.connection is None and r.id not in self.play.stand_ins}
+        for player in set(self._absent) - gone:
+            self._absent.pop(player).cancel()
+        for player in gone - set(self._absent):
+            self._absent[player] = asyncio.get_running_loop().call_later(timer, self._stand_in, player)
+
+    def _stand_in(self, player: int) -> None:
+        self._absent.pop(player, None)
+        record = next((r for r in self.play.table.players if r.id == player), None)
+        if record is None or record.connection is not None or self.finished:
+            return
+        connection = self._next_connection
+        self._next_connection += 1
+        self.play.stand_in(connection, player, record.name)
+        self.flush()
+
+    def give_back(self, name: str) -> None:
+        """The person called ``name`` is back: the robot standing in for them leaves their seat."""
+        record = next((r for r in self.play.table.players if r.name == name), None)
+        if record is not None and record.id in self.play.stand_ins:
+            self.play.close(self.play.stand_ins[record.id])
+            self.flush()
 
     def notify(self) -> None:
         """Wake whoever waits for news of this table."""

@@ -52,8 +52,11 @@ class LobbyGateway(Gateway):
         mine = next((p for p in players if p.name == name), None)
         if mine is None and len(players) >= 4:
             raise SeatError("no free seat at this table")
-        if mine is not None and mine.connection is not None:
+        if mine is not None and mine.connection is not None and mine.id not in runner.play.stand_ins:
             raise SeatError(f"{name} is already seated at this table")
+        if mine is not None and mine.connection in runner.play.robots and mine.id not in runner.play.stand_ins:
+            raise SeatError(f"{name} is a robot's seat")
+        runner.give_back(name)
         if who is not None:
             runner.play.accounts[name] = who.id
         try:

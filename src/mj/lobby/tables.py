@@ -121,8 +121,10 @@ class Tables:
             game_id = runner.game.id
             hands = runner.play.hands
             for record in runner.play.table.players:
-                seats.append({"id": record.id, "name": record.name, "robot": record.connection in runner.play.robots,
-                              "connected": record.connection is not None})  # fmt: skip
+                stand_in = record.id in runner.play.stand_ins
+                seats.append({"id": record.id, "name": record.name, "connected": record.connection is not None,
+                              "robot": record.connection in runner.play.robots and not stand_in,
+                              "stand_in": stand_in})  # fmt: skip
         return {
             "id": row.id,
             "rules": row.rules,
