@@ -163,3 +163,23 @@ def _the_arena_benchmark_plays_original_robots(request: pytest.FixtureRequest) -
     callspec = getattr(request.node, "callspec", None)
     if callspec is not None and callspec.params.get("name") == "arena":
         require_original()
+
+
+# ---------------------------------------------------------------------- mj bench lobby: a lobby and simulated people
+
+TINY["lobby"] = ["--tables", "1", "--seconds", "3", "--think", "0.1"]
+
+
+def test_lobby_benchmark_reports_latency_percentiles_and_the_tables_held(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "lobby", "--tables", "1,2", "--seconds", "4", "--think", "0.1", "--target", "100000"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[1].split()[:5] == ["tables", "moves", "p50", "ms", "p90"]
+    steps = [line.split() for line in lines[2:-1]]
+    assert [int(step[0]) for step in steps] == [1, 2]
+    assert all(int(step[1]) > 0 and 0 < float(step[2]) <= float(step[4]) <= float(step[5]) for step in steps)
+    assert lines[-1] == "tables held with p99 move latency under 100000 ms: 2"
+
+
+def test_lobby_benchmark_refuses_a_bad_list_of_tables(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "lobby", "--tables", "8,4"]) == 2
+    assert "increasing" in capsys.readouterr().err
