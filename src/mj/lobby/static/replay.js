@@ -30,8 +30,9 @@ function render() {
     div.className = 'seat';
     div.dataset.player = p.id;
     const rows = [
-      `${p.wind} — ${p.name} — score ${p.score}${p.hand_score === null ? '' : `, hand ${p.hand_score}`}`,
+      `${p.wind} — ${p.name} — score ${p.score}${p.hand_score === null ? '' : `, hand score ${p.hand_score}`}`,
       `Hand: ${(p.hand || []).join(' ')}`,
+      p.shown ? `Shown: ${p.shown.join(' ')}` : '',
       p.melds.length ? `Sets: ${p.melds.map(meld).join(' | ')}` : '',
       p.specials.length ? `Flowers: ${p.specials.join(' ')}` : '',
       `Discards: ${p.discards.join(' ')}`,

@@ -1,0 +1,105 @@
+"""The lobby in a real browser (Playwright, Debian's Chromium): two people register, sit at one table with
+two robots, play a hand, and find it in their histories and in the replay viewer."""
+
+from __future__ import annotations
+
+import json
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from lobbyproc import Lobby
+
+AUTOPLAY = """() => { window.autoplay = setInterval(() => {
+    const close = document.querySelector('#panels .panel .buttons button');
+    if (close) { close.click(); return; }
+    const button = document.querySelector('.action button.default:not(:disabled)');
+    if (button) button.click();
+}, 20); }"""
+
+
+@pytest.fixture
+def people(browser: Any) -> Iterator[list[Any]]:
+    """Two browser tabs with storage and cookies of their own, failing the test on any script error."""
+    contexts = [browser.new_context(viewport={"width": 1300, "height": 900}) for _ in range(2)]
+    errors: list[str] = []
+    tabs = []
+    for context in contexts:
+        tab = context.new_page()
+        tab.on("pageerror", lambda exc: errors.append(str(exc)))
+        tabs.append(tab)
+    yield tabs
+    for context in contexts:
+        context.close()
+    assert not errors, f"script errors in the pages: {errors}"
+
+
+def _register(tab: Any, url: str, name: str) -> None:
+    tab.goto(url)
+    tab.fill("#login-name", name)
+    tab.fill("#login-password", f"{name} has a long password")
+    tab.click("#register")
+    tab.locator("#who", has_text=name).wait_for()
+
+
+def _json(url: str) -> Any:
+    with urllib.request.urlopen(url, timeout=30) as response:
+        return json.loads(response.read())
+
+
+def test_two_people_register_sit_with_two_robots_play_a_hand_and_find_it_in_history_and_replay(
+    start_lobby: Any, people: list[Any], tmp_path: Path, artifacts: Path
+) -> None:
+    lobby: Lobby = start_lobby(f"sqlite:///{tmp_path / 'lobby.db'}")
+    ann, bob = people
+    _register(ann, lobby.url, "Ann")
+    _register(bob, lobby.url, "Bob")
+    ann.fill("#robots", "2")
+    ann.fill("#options", "NumRounds=1")
+    ann.get_by_role("button", name="Create table").click()
+    ann.locator("#notice", has_text="created").wait_for()
+    ann.screenshot(path=artifacts / "lobby-01-table-created.png")
+    (table,) = _json(lobby.url + "api/tables")
+    for tab in (ann, bob):
+        tab.goto(lobby.url)
+        tab.locator("#tables tbody tr").first.get_by_role("button", name="Sit").click()
+        tab.wait_for_url("**/play")
+    for tab in (ann, bob):  # the game starts once both sit: each is asked to be ready
+        tab.locator(".action").wait_for()
+    seated = _json(f"{lobby.url}api/tables/{table['id']}")
+    assert sorted(s["name"] for s in seated["seats"]) == ["Ann", "Bob", "Robot1", "Robot2"]
+    for tab in (ann, bob):
+        tab.evaluate(AUTOPLAY)
+    deadline = time.monotonic() + 240
+    game = seated["game"]
+    while not [h for h in _json(f"{lobby.url}api/games/{game}")["hands"] if h["settlement"] is not None]:
+        assert time.monotonic() < deadline, "no hand was played to its end"
+        time.sleep(0.5)
+    ann.screenshot(path=artifacts / "lobby-02-a-hand-played.png")
+    for tab, name in ((ann, "Ann"), (bob, "Bob")):
+        tab.evaluate("() => clearInterval(window.autoplay)")
+        tab.goto(f"{lobby.url}player?name={name}")
+        row = tab.locator("#history tbody tr").first
+        row.wait_for()
+        assert row.locator("td").first.inner_text() == str(game)
+        row.get_by_role("link", name="Replay").click()
+        tab.wait_for_url(f"**/replay?game={game}")
+        tab.locator("#board .seat").nth(3).wait_for()
+        first = tab.locator("#position").inner_text()
+        assert first.startswith("hand 1 of ")
+        tab.keyboard.press("ArrowRight")
+        tab.keyboard.press("ArrowRight")
+        assert tab.locator("#position").inner_text() != first
+        tab.keyboard.press("ArrowLeft")
+        tab.keyboard.press("ArrowLeft")
+        assert tab.locator("#position").inner_text() == first
+        tab.locator("#slider").evaluate("(s) => { s.value = s.max; s.dispatchEvent(new Event('input')); }")
+        assert "Settlement" in tab.locator("#line").inner_text()
+        hands = tab.locator("#board .seat").all_inner_texts()
+        assert len(hands) == 4 and all("Hand:" in text for text in hands)
+        assert {"Ann", "Bob"} <= {text.split(" — ")[1] for text in hands}
+    ann.screenshot(path=artifacts / "lobby-03-replay.png")
