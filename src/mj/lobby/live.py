@@ -91,13 +91,13 @@ class Live:
         try:
             while not ws.closed:
                 changed = runner.changed
-                new_lines, new_chat = runner.play.public[lines:], runner.chat[chat:]
+                new_lines, new_chat = runner.play.public[lines : runner.published], runner.chat[chat:]
                 lines, chat = lines + len(new_lines), chat + len(new_chat)
                 if new_lines:
                     await ws.send_str(json.dumps({"type": "public", "lines": new_lines}))
                 for name, text in new_chat:
                     await ws.send_str(json.dumps({"type": "chat", "name": name, "text": text}))
-                if runner.finished:
+                if runner.finished and lines == len(runner.play.public):
                     break  # everything is sent: the game will say no more
                 waiter = asyncio.ensure_future(changed.wait())
                 done, _ = await asyncio.wait([reader, waiter], return_when=asyncio.FIRST_COMPLETED)

@@ -12,6 +12,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import sys
+from collections import deque
 from collections.abc import Hashable
 from pathlib import Path
 from typing import Final
@@ -22,12 +24,14 @@ from mj.lobby.models import GameRecord, LobbyTable
 from mj.lobby.play import TablePlay, TableSetup
 from mj.lobby.store import Store
 from mj.protocol.framing import LineDecoder, LineTooLong, encode_line
-from mj.table import TableSettings
+from mj.table import Delivery, TableSettings
 
 #: Robot moves handed to the table between two writes to the record.
 STEP: Final = 64
 #: Claim time at tables where people sit (seconds); robots alone never wait.
 CLAIM_SECONDS: Final = 15
+#: Batches a table of robots may have waiting to be stored before it waits for the store.
+MAX_PENDING: Final = 4
 #: The most a person's connection may have unread before it is cut off (bytes).
 MAX_BUFFER: Final = 1 << 20
 
@@ -74,6 +78,10 @@ class TableRunner:
         self._server: asyncio.Server | None = None
         self._timer: asyncio.TimerHandle | None = None
         self._timer_key: Hashable | None = None
+        #: Batches handed to the store and not yet stored, oldest first.
+        self._pending: deque[asyncio.Future[None]] = deque()
+        #: How many of the game's public lines are stored: what spectators may be sent.
+        self.published = 0
         #: People gone from their seat, by player id: the timer after which a robot stands in.
         self._absent: dict[int, asyncio.TimerHandle] = {}
         #: Set (and replaced) after every stored batch: spectators wait on it for new public lines.
@@ -84,7 +92,13 @@ class TableRunner:
 
     @property
     def finished(self) -> bool:
+        """The game is over (its last moves may still be on their way to the store)."""
         return self.play.game_over
+
+    @property
+    def stored(self) -> bool:
+        """Everything played so far is in the record."""
+        return not self._pending
 
     async def start(self, resume: bool) -> None:
         """Seat the robots (a new table) or play the record again (a table resumed), then serve."""
@@ -104,6 +118,7 @@ class TableRunner:
             self._task = asyncio.create_task(self._run())
 
     async def stop(self) -> None:
+        await self.drain()
         if self._timer is not None:
             self._timer.cancel()
         for handle in self._absent.values():
@@ -124,6 +139,8 @@ class TableRunner:
                 if self.play.queue:
                     self.play.step(1 if self.robot_delay else STEP)
                     self.flush()
+                    while len(self._pending) > MAX_PENDING:  # robots wait for the disk, never the other way
+                        await asyncio.wait({self._pending[0]})
                     await asyncio.sleep(self.robot_delay)
                 else:
                     await self._wake.wait()
@@ -136,9 +153,30 @@ class TableRunner:
                 self._server.close()
 
     def flush(self) -> None:
-        """Store what happened, then send people what it caused and set the claim timer."""
-        self.store.record(self.game.id, self.play.take_batch())
-        for delivery in self.play.take_outbox():
+        """Have what happened stored; once it is, send people what it caused (:meth:`_stored`).
+
+        The store writes in a thread of its own, one batch after the other in the order
+        they were handed over, so the event loop never waits for the disk and each
+        table's batches are stored, and their messages sent, in order.
+        """
+        batch, outbox, published = self.play.take_batch(), self.play.take_outbox(), len(self.play.public)
+        self._set_timer()
+        self._watch_absent()
+        if self.play.queue:
+            self._wake.set()
+        stored = asyncio.wrap_future(self.store.writer.submit(self.store.record, self.game.id, batch))
+        self._pending.append(stored)
+        stored.add_done_callback(lambda done: self._stored(done, outbox, published))
+
+    def _stored(self, done: asyncio.Future[None], outbox: list[Delivery], published: int) -> None:
+        self._pending.popleft()
+        if done.cancelled() or done.exception() is not None:
+            if self.error is None:
+                self.error = f"cannot store table {self.row.id}'s moves: {done.exception()}"
+                print(f"mj lobby: {self.error}; the table stops", file=sys.stderr, flush=True)
+                self._stop_playing()
+            return
+        for delivery in outbox:
             writer = self._writers.get(delivery.connection)
             if writer is not None and not writer.is_closing():
                 writer.write(encode_line(delivery.message.encode()))
@@ -148,11 +186,21 @@ class TableRunner:
             writer = self._writers.get(connection)
             if writer is not None and not writer.is_closing():
                 writer.close()  # its reader then sees the end and tells the table (_serve)
-        self._set_timer()
-        self._watch_absent()
-        if self.play.queue:
-            self._wake.set()
+        self.published = published
         self.notify()
+
+    async def drain(self) -> None:
+        """Wait until every batch handed to the store is stored."""
+        while self._pending:
+            await asyncio.wait({self._pending[-1]})
+
+    def _stop_playing(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+        if self._server is not None:
+            self._server.close()
+        for writer in self._writers.values():
+            writer.close()
 
     def _watch_absent(self) -> None:
         """Start the turn timer for each person gone from a game in play; stop it for each who came back."""

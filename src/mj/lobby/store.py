@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -56,10 +57,12 @@ def open_engine(url: str) -> Engine:
     """An engine for ``url``; :class:`StoreError` for a URL SQLAlchemy cannot use."""
     try:
         parsed = make_url(url)
-        engine = create_engine(parsed, pool_pre_ping=True)
+        sqlite = parsed.get_backend_name() == "sqlite"
+        # SQLite connections are used by the writer thread and the event loop's thread in turn
+        engine = create_engine(parsed, pool_pre_ping=True, connect_args={"check_same_thread": False} if sqlite else {})
     except Exception as exc:  # SQLAlchemy raises several kinds for a bad URL or a missing driver
         raise StoreError(f"cannot use database {url!r}: {exc}") from None
-    if parsed.get_backend_name() == "sqlite":
+    if sqlite:
         event.listen(engine, "connect", _sqlite_pragmas)
     return engine
 
@@ -131,8 +134,11 @@ class Store:
             self.engine.dispose()
             raise StoreError(f"cannot open database {make_url(url)!r}: {exc}") from None
         self.sessions = sessionmaker(self.engine, expire_on_commit=False)
+        #: The thread that stores the tables' batches, one after the other (:meth:`record` through it).
+        self.writer = ThreadPoolExecutor(1, thread_name_prefix="mj-lobby-store")
 
     def close(self) -> None:
+        self.writer.shutdown(wait=True)
         self.engine.dispose()
 
     def session(self) -> Session:

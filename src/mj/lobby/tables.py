@@ -141,7 +141,7 @@ class Tables:
 
 
 def _status(runner: TableRunner) -> str:
-    if runner.finished:
+    if runner.finished and runner.stored:
         return "finished"
     if runner.error is not None:
         return "failed"
