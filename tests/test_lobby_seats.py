@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -126,3 +128,26 @@ def test_a_robot_stands_in_for_a_guest_gone_past_the_turn_timer_and_gives_the_se
             assert state["connection"]["status"] == "connected"
 
     run(play_on(back["token"]))
+
+
+def test_free_seats_are_filled_with_robots_of_the_tables_level_and_the_game_plays_out(
+    start_lobby: Any, tmp_path: Path
+) -> None:
+    lobby: Lobby = start_lobby(f"sqlite:///{tmp_path / 'lobby.db'}")
+    table = _table_with_robots(lobby, 2)
+    assert lobby.call("POST", f"/api/tables/{table}/robot", {}) == (201, {"name": "Robot3"})
+    assert lobby.call("POST", f"/api/tables/{table}/robot", {}) == (201, {"name": "Robot4"})
+    assert lobby.call("POST", f"/api/tables/{table}/robot", {}) == (409, {"error": "no free seat at this table"})
+    done = lobby.wait_for(table, lambda t: t["status"] == "finished")
+    record = lobby.get(f"/api/games/{done['game']}")
+    assert [(p["name"], p["robot"]) for p in record["players"]] == [(f"Robot{n}", True) for n in range(1, 5)]
+    assert sum(p["score"] for p in record["players"]) == 0
+    log = lobby.call("GET", f"/api/games/{done['game']}/log")[1]
+    assert _replays(log, tmp_path)
+
+
+def _replays(log: str, tmp_path: Path) -> bool:
+    path = tmp_path / "game.log"
+    path.write_bytes(log.encode("latin-1"))
+    result = subprocess.run([sys.executable, "-m", "mj.cli", "replay", str(path)], capture_output=True, text=True)
+    return result.returncode == 0 and "identical" in result.stdout

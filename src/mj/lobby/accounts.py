@@ -156,6 +156,7 @@ class Accounts:
     def _open_session(self, who: Who) -> str:
         token = secrets.token_urlsafe(32)
         with self.store.session() as s, s.begin():
+            s.execute(delete(LoginSession).where(LoginSession.expires_at <= now()))  # the expired ones are forgotten
             s.add(LoginSession(token_hash=_token_hash(token), account_id=who.id,
                                expires_at=now() + timedelta(days=SESSION_DAYS)))  # fmt: skip
         return token

@@ -35,7 +35,7 @@ class Lobby:
         self.accounts = Accounts(store)
         self.api = Api(store, self.tables, self.accounts, require_login)
         self.gateway = LobbyGateway()
-        self.live = Live(store, self.tables, self.accounts, self.gateway)
+        self.live = Live(store, self.tables, self.accounts, self.gateway, require_login)
 
     def application(self) -> web.Application:
         app = web.Application(client_max_size=MAX_BODY, middlewares=[_headers])

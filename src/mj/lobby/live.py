@@ -33,8 +33,11 @@ MAX_SPECTATORS: Final = 200
 
 
 class Live:
-    def __init__(self, store: Store, tables: Tables, accounts: Accounts, gateway: LobbyGateway) -> None:
+    def __init__(
+        self, store: Store, tables: Tables, accounts: Accounts, gateway: LobbyGateway, require_login: bool
+    ) -> None:
         self.store = store
+        self.require_login = require_login
         self.tables = tables
         self.accounts = accounts
         self.gateway = gateway
@@ -42,6 +45,7 @@ class Live:
 
     def add_routes(self, app: web.Application) -> None:
         app.router.add_post("/api/tables/{table}/sit", self.sit)
+        app.router.add_post("/api/tables/{table}/robot", self.add_robot)
         app.router.add_get("/api/tables/{table}/watch", self.watch)
         app.router.add_post("/api/tables/{table}/chat", self.table_chat)
         app.router.add_get("/api/tables/{table}/chat", self.read_table_chat)
@@ -78,6 +82,14 @@ class Live:
             raise error(web.HTTPConflict, str(exc)) from None
         return web.json_response({"token": session.token, "page": f"{PAGE}?session={session.token}", "name": name})
 
+    async def add_robot(self, request: web.Request) -> web.Response:
+        runner = self._runner(request)
+        if self.require_login and self.accounts.who(request.cookies.get(COOKIE)) is None:
+            raise error(web.HTTPUnauthorized, "log in to seat robots")
+        if runner.finished or len(runner.play.table.players) >= 4:
+            raise error(web.HTTPConflict, "no free seat at this table")
+        return web.json_response({"name": runner.add_robot()}, status=201)
+
     async def watch(self, request: web.Request) -> web.StreamResponse:
         runner = self._runner(request)
         watchers = self.spectators.setdefault(runner.row.id, set())
@@ -86,6 +98,7 @@ class Live:
         ws = web.WebSocketResponse(heartbeat=20, max_msg_size=1024)
         await ws.prepare(request)
         watchers.add(ws)
+        runner.spectators = len(watchers)
         reader = asyncio.create_task(_drain(ws))
         lines = chat = 0
         try:
@@ -108,6 +121,7 @@ class Live:
             pass
         finally:
             watchers.discard(ws)
+            runner.spectators = len(watchers)
             reader.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await reader

@@ -32,7 +32,8 @@ from mj.table import PROTOCOL_VERSION, Delivery, Table, TableSettings
 RECEIVED: Final = "<"
 SENT: Final = ">"
 TIMER: Final = "!"
-#: A robot sat down for a person gone past the turn timer; the text is its Connect line.
+#: A robot sat down after the table was made (in a free seat, or for a person gone past the turn
+#: timer); the text is its Connect line.
 STAND_IN: Final = "+"
 
 
@@ -149,11 +150,13 @@ class TablePlay:
         self.queue.append((connection, P.Connect(PROTOCOL_VERSION, 0, name)))
 
     def stand_in(self, connection: int, player_id: int, name: str) -> None:
-        """A robot takes the seat of ``player_id`` (gone) on a new connection, until :meth:`close` ends it."""
+        """A robot sits down on a new connection: in the seat of ``player_id`` (gone) until :meth:`close`
+        ends it, or (``player_id`` 0) in a free seat for good."""
         connect = P.Connect(PROTOCOL_VERSION, player_id, name)
         self._record(STAND_IN, connection, connect.encode())
         self.robots[connection] = Robot(make_strategy(self.setup.level, seed=self.table.settings.seed + connection))
-        self.stand_ins[player_id] = connection
+        if player_id:
+            self.stand_ins[player_id] = connection
         self._robot_sent[connection] = []
         self.table.open(connection)
         self.queue.append((connection, connect))

@@ -86,6 +86,8 @@ class TableRunner:
         self._absent: dict[int, asyncio.TimerHandle] = {}
         #: Set (and replaced) after every stored batch: spectators wait on it for new public lines.
         self.changed = asyncio.Event()
+        #: Spectators watching now.
+        self.spectators = 0
         #: The table's chat from outside the game (spectators), oldest first: (name, text).
         self.chat: list[tuple[str, str]] = []
         self.error: str | None = None
@@ -223,6 +225,16 @@ class TableRunner:
         self._next_connection += 1
         self.play.stand_in(connection, player, record.name)
         self.flush()
+
+    def add_robot(self) -> str:
+        """A robot of the table's level sits down in a free seat; its name."""
+        taken = {r.name for r in self.play.table.players}
+        name = next(f"Robot{n}" for n in range(1, 10) if f"Robot{n}" not in taken)
+        connection = self._next_connection
+        self._next_connection += 1
+        self.play.stand_in(connection, 0, name)
+        self.flush()
+        return name
 
     def give_back(self, name: str) -> None:
         """The person called ``name`` is back: the robot standing in for them leaves their seat."""

@@ -137,6 +137,7 @@ class Tables:
             "hands": hands,
             "seats": seats,
             "free": max(0, SEATS - len(seats)),
+            "spectators": runner.spectators if runner is not None else 0,
         }
 
 

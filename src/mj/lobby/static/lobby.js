@@ -65,13 +65,19 @@ function tableRow(table) {
   cell(row, table.id);
   cell(row, table.rules);
   cell(row, Object.entries(table.options).map(([k, v]) => `${k}=${v}`).join(' ') || 'default');
-  cell(row, describeSeats(table));
+  cell(row, describeSeats(table) + (table.spectators ? ` — ${table.spectators} watching` : ''));
   cell(row, table.status + (table.timer ? `, ${table.timer} s timer` : ''));
   cell(row, table.hands);
   const actions = cell(row, '');
   if (table.status !== 'finished' && table.status !== 'failed') {
     const mine = table.seats.some((s) => !s.robot && !s.connected && s.name === guestName());
     if (table.free > 0 || mine) actions.appendChild(button(mine ? 'Return' : 'Sit', () => sit(table.id)));
+    if (table.free > 0) {
+      actions.appendChild(button('Add robot', async () => {
+        await api('POST', `/api/tables/${table.id}/robot`, {});
+        await refresh();
+      }));
+    }
     actions.appendChild(button('Watch', async () => { window.location.href = `/watch?table=${table.id}`; }));
     actions.appendChild(button('Invite', () => invite(table.id)));
   }
