@@ -44,6 +44,7 @@ def _register(tab: Any, url: str, name: str) -> None:
     tab.fill("#login-password", f"{name} has a long password")
     tab.click("#register")
     tab.locator("#who", has_text=name).wait_for()
+    assert not tab.locator("#login-form").is_visible() and tab.locator("#logout").is_visible()
 
 
 def _json(url: str) -> Any:
