@@ -173,10 +173,10 @@ TINY["lobby"] = ["--tables", "1", "--seconds", "3", "--think", "0.1"]
 def test_lobby_benchmark_reports_latency_percentiles_and_the_tables_held(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["bench", "lobby", "--tables", "1,2", "--seconds", "4", "--think", "0.1", "--target", "100000"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[1].split()[:5] == ["tables", "moves", "p50", "ms", "p90"]
+    assert lines[1].split()[:6] == ["tables", "moving", "moves", "p50", "ms", "p90"]
     steps = [line.split() for line in lines[2:-1]]
-    assert [int(step[0]) for step in steps] == [1, 2]
-    assert all(int(step[1]) > 0 and 0 < float(step[2]) <= float(step[4]) <= float(step[5]) for step in steps)
+    assert [(int(step[0]), int(step[1])) for step in steps] == [(1, 1), (2, 2)]
+    assert all(int(step[2]) > 0 and 0 < float(step[3]) <= float(step[5]) <= float(step[6]) for step in steps)
     assert lines[-1] == "tables held with p99 move latency under 100000 ms: 2"
 
 

@@ -9,7 +9,8 @@ between half and one and a half times that). A move's latency is the time from t
 press leaving the client to the next snapshot of the seat arriving, which the gateway
 sends once the table has answered: all that a person waits for. The tables are added
 in steps; at each step every table plays for ``--seconds`` and the step's latencies
-are reported as percentiles. The lobby holds a step when its 99th percentile is under
+are reported as percentiles, with how many people moved in the step (all of them, unless
+the lobby or this client fell behind). The lobby holds a step when its 99th percentile is under
 ``--target`` milliseconds; the run stops at the first step it does not hold (or at the
 last step), and prints the most tables held. The client's own CPU use limits what it
 can simulate on a small machine: each line also gives the lobby's and the client's
@@ -91,11 +92,12 @@ def _cpu_of(pid: int) -> float:
 
 async def _steps(url: str, steps: Sequence[int], args: argparse.Namespace, lobby_pid: int) -> int:
     held = 0
-    print(f"{'tables':>6} {'moves':>7} {'p50 ms':>7} {'p90 ms':>7} {'p99 ms':>7} {'max ms':>7} "
+    print(f"{'tables':>6} {'moving':>6} {'moves':>7} {'p50 ms':>7} {'p90 ms':>7} {'p99 ms':>7} {'max ms':>7} "
           f"{'lobby CPU s':>11} {'client CPU s':>12}")  # fmt: skip
-    async with aiohttp.ClientSession() as http:
+    # one connection per person (aiohttp's default pool would hold the 101st person back)
+    async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0)) as http:
         people: list[asyncio.Task[None]] = []
-        latencies: list[float] = []
+        latencies: list[tuple[int, float]] = []
         stop = asyncio.Event()
         try:
             for tables in steps:
@@ -105,13 +107,14 @@ async def _steps(url: str, steps: Sequence[int], args: argparse.Namespace, lobby
                 latencies.clear()
                 lobby_cpu, client_cpu = _cpu_of(lobby_pid), _own_cpu()
                 await asyncio.sleep(args.seconds)
-                sample = sorted(latencies)
+                sample = sorted(latency for _, latency in latencies)
+                playing = len({person for person, _ in latencies})
                 lobby_cpu, client_cpu = _cpu_of(lobby_pid) - lobby_cpu, _own_cpu() - client_cpu
                 if not sample:
                     print(f"{tables:6d} no moves measured")
                     break
                 p50, p90, p99 = (_percentile(sample, q) for q in (0.5, 0.9, 0.99))
-                print(f"{tables:6d} {len(sample):7d} {p50:7.1f} {p90:7.1f} {p99:7.1f} {sample[-1]:7.1f} "
+                print(f"{tables:6d} {playing:6d} {len(sample):7d} {p50:7.1f} {p90:7.1f} {p99:7.1f} {sample[-1]:7.1f} "
                       f"{lobby_cpu:11.1f} {client_cpu:12.1f}", flush=True)  # fmt: skip
                 if p99 >= args.target:
                     break
@@ -139,7 +142,8 @@ def _percentile(sample: Sequence[float], q: float) -> float:
 
 
 async def _person(
-    http: aiohttp.ClientSession, url: str, args: argparse.Namespace, latencies: list[float], stop: asyncio.Event,
+    http: aiohttp.ClientSession, url: str, args: argparse.Namespace, latencies: list[tuple[int, float]],
+    stop: asyncio.Event,
     number: int,
 ) -> None:  # fmt: skip
     """One person at a table of three robots, moving at human pace, game after game."""
@@ -151,10 +155,13 @@ async def _person(
             token = (await response.json())["token"]
         async with http.ws_connect(f"{url}ws", max_msg_size=0) as ws:
             await ws.send_str(json.dumps({"type": "hello", "token": token}))
-            await _play(ws, rng, args.think, latencies)
+            await _play(ws, rng, args.think, latencies, number)
 
 
-async def _play(ws: aiohttp.ClientWebSocketResponse, rng: random.Random, think: float, latencies: list[float]) -> None:
+async def _play(
+    ws: aiohttp.ClientWebSocketResponse, rng: random.Random, think: float, latencies: list[tuple[int, float]],
+    number: int,
+) -> None:  # fmt: skip
     pressed: set[int] = set()
     sent_at: float | None = None
     async for message in ws:
@@ -164,7 +171,7 @@ async def _play(ws: aiohttp.ClientWebSocketResponse, rng: random.Random, think: 
         if data.get("type") != "state":
             continue
         if sent_at is not None:
-            latencies.append((time.perf_counter() - sent_at) * 1000)
+            latencies.append((number, (time.perf_counter() - sent_at) * 1000))
             sent_at = None
         if data["game"]["over"]:
             return
