@@ -56,6 +56,9 @@ def test_a_table_of_four_robots_created_through_the_api_plays_at_once_to_its_end
     assert game == {"id": table["game"], "table": answer["table"], "rules": "classical", "finished": True,
                     "hands": table["hands"]}  # fmt: skip
     record = _check_whole_record(lobby, game["id"], tmp_path)
+    status, download = lobby.call("GET", f"/api/games/{game['id']}?download=1")
+    assert status == 200 and download == record
+    assert lobby.headers["Content-Disposition"] == f'attachment; filename="mj-game-{game["id"]}.json"'
     assert len(record["hands"]) == game["hands"] >= 4
     assert record["options"] == {"NumRounds": 1}
     assert [t["id"] for t in lobby.get("/api/tables")] == [answer["table"]]
