@@ -80,6 +80,8 @@ def test_a_spectator_is_sent_the_public_lines_and_the_tables_chat(start_lobby: A
     assert draws and all(m.tile == tiles.BLANK for m in draws)
     assert chat == [{"type": "chat", "name": "Watcher", "text": "good luck"}]
     assert [c["text"] for c in lobby.get(f"/api/tables/{table}/chat")] == ["good luck"]
+    game = lobby.get(f"/api/tables/{table}")["game"]
+    assert [(c["name"], c["text"]) for c in lobby.get(f"/api/games/{game}")["chat"]] == [("Watcher", "good luck")]
 
 
 def test_chat_in_the_lobby_is_kept_and_checked(start_lobby: Any, tmp_path: Path) -> None:

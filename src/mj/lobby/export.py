@@ -89,4 +89,10 @@ def document(store: Store, game: GameRecord) -> Json:
             if h.first_move < limit
         ],
         "moves": [[m.seq, m.direction, m.connection, m.text] for m in _moves(store, game, hands)],
+        # the players' own chat is in the moves (SendMessage); this is the spectators' at the table
+        "chat": [
+            {"name": c.name, "text": c.text, "at": c.at.isoformat() + "Z"}
+            for c in store.chat(game.table_id, limit=10_000)
+            if c.game_id == game.id
+        ],
     }
