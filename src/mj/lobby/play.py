@@ -45,7 +45,6 @@ class RebuildError(RuntimeError):
 class TableSetup:
     """What a table's play depends on, all of it stored with the table."""
 
-    rules_name: str
     settings: TableSettings
     level: int = 3
 
@@ -120,9 +119,6 @@ class TablePlay:
     @property
     def hands(self) -> int:
         return self._hands.count
-
-    def seat_of(self, player_id: int) -> int | None:
-        return self._seat_of.get(player_id)
 
     def table_connections(self) -> int:
         """The highest connection number the game has seen (0: none)."""

@@ -50,7 +50,7 @@ def table_setup(row: LobbyTable) -> TableSetup:
     entries = game_options(settings=[f"{name}={value}" for name, value in sorted(options.items())])
     timeout = 0 if row.robots >= 4 else row.turn_timer or CLAIM_SECONDS
     settings = TableSettings(timeout=timeout, seed=row.seed, option_entries=entries, rules=rules.ruleset(row.rules))
-    return TableSetup(row.rules, settings, row.level)
+    return TableSetup(settings, row.level)
 
 
 def robot_seeds(row: LobbyTable) -> dict[int, tuple[str, int]]:
