@@ -114,4 +114,10 @@ def test_a_lobby_killed_mid_game_resumes_its_table_and_the_record_has_every_move
     again = start_lobby(database_url)
     resumed = again.wait_for(answer["table"], lambda t: t["status"] == "finished")
     assert resumed["hands"] >= table["hands"]
-    _check_whole_record(again, table["game"], tmp_path)
+    finished = _check_whole_record(again, table["game"], tmp_path)
+    # a finished game's record survives a kill -9 too, and its table is not played again
+    os.kill(again.process.pid, signal.SIGKILL)
+    again.process.wait()
+    third = start_lobby(database_url)
+    assert third.get(f"/api/games/{table['game']}") == finished
+    assert third.get(f"/api/tables/{answer['table']}")["status"] == "finished"
