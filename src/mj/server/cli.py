@@ -21,10 +21,11 @@ from typing import Final, NoReturn
 import uvloop
 
 from mj import tiles
+from mj.inputfile import SAVE_FILE_CAP, SMALL_FILE_CAP, InputFileError, read_capped
 from mj.protocol import cmsg as C
 from mj.protocol.fields import ProtocolError
 from mj.protocol.framing import ENCODING, LineDecoder
-from mj.rules.options import GameOptions, OptionEntry
+from mj.rules.options import GameOptions, OptionEntry, OptionError, check_entry, check_value
 from mj.server.address import DEFAULT_ADDRESS, Address, TcpAddress, parse_address
 from mj.server.logwriter import LogWriter
 from mj.server.saver import make_saver
@@ -33,6 +34,8 @@ from mj.table import LoadError, Table, TableSettings, save_file_name
 
 #: The original accepts at most four ``--auth-basic`` entries, one per seat.
 MAX_AUTH: Final = 4
+#: The exit status for a file (option, wall, saved game) that is refused: one line on stderr says why.
+BAD_FILE: Final = 2
 
 
 class _Parser(argparse.ArgumentParser):
@@ -50,6 +53,16 @@ def _natural(text: str) -> int:
         raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
     if value < 0:
         raise argparse.ArgumentTypeError(f"must not be negative: {text!r}")
+    return value
+
+
+def _timeout(text: str) -> int:
+    """``--timeout``: the Timeout option's value, in its range."""
+    value = _natural(text)
+    try:
+        check_value("Timeout", value)
+    except OptionError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
     return value
 
 
@@ -87,7 +100,7 @@ def build_parser() -> argparse.ArgumentParser:
     add = parser.add_argument
     add("--server", "--address", dest="server", default=DEFAULT_ADDRESS, metavar="ADDRESS",
         help="HOST:PORT (':PORT' = localhost) or a Unix socket path (default %(default)s)")  # fmt: skip
-    add("--timeout", type=_natural, default=15, metavar="SECONDS", help="claim time limit, 0 = none (default 15)")
+    add("--timeout", type=_timeout, default=15, metavar="SECONDS", help="claim time limit, 0 = none (default 15)")
     add("--pause", type=_natural, default=0, metavar="DECISECONDS", help="minimum delay between tile movements")
     add("--random-seats", action="store_true", help="seat players randomly")
     add("--id-order-seats", action="store_true", help="seat players in increasing id order")
@@ -113,26 +126,36 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+class OptionFileError(ValueError):
+    """An option file whose option values are out of range; the message names the line."""
+
+
 def read_option_file(path: Path) -> tuple[OptionEntry, ...]:
     """The ``GameOption`` entries of an option file (protocol.md §5.5).
 
     The file holds controller messages framed as on the wire. Lines that are not
     GameOption messages are skipped with a warning, as the original skips lines it
-    cannot apply; a missing final newline does not lose the last line.
+    cannot apply; a missing final newline does not lose the last line. Values are
+    checked as a client's ``SetGameOption`` is (:class:`OptionFileError`), and the
+    file is read as :func:`~mj.inputfile.read_capped` allows (:class:`InputFileError`).
     """
-    text = path.read_bytes().decode(ENCODING)
+    text = read_capped(path, SMALL_FILE_CAP).decode(ENCODING)
     if not text.endswith("\n"):
         text += "\n"
     entries: list[OptionEntry] = []
-    for number, line in enumerate(LineDecoder(max_line=1 << 30).feed(text.encode(ENCODING)), start=1):
+    for number, line in enumerate(LineDecoder(max_line=len(text) + 2).feed(text.encode(ENCODING)), start=1):
         if not line.strip():
             continue
         try:
             message = C.decode(line)
         except ProtocolError:
-            print(f"+W+ {path}:{number}: cannot decode {line!r}; line ignored", file=sys.stderr)
+            print(f"+W+ {path}:{number}: cannot decode {line[:60]!r}; line ignored", file=sys.stderr)
             continue
         if isinstance(message, C.GameOption):
+            try:
+                check_entry(message.entry)
+            except OptionError as exc:
+                raise OptionFileError(f"{path}:{number}: {message.entry.name}: {exc}") from None
             entries.append(message.entry)
         elif not isinstance(message, C.Comment):
             print(f"+W+ {path}:{number}: only GameOption lines are applied; line ignored", file=sys.stderr)
@@ -177,8 +200,19 @@ def build_settings(args: argparse.Namespace) -> TableSettings:
 
 
 def _load_game(table: Table, path: Path) -> None:
-    """``--load-game``: the saved game becomes the table's; later saves default to its name."""
-    table.load(path.read_bytes().decode(ENCODING))
+    """``--load-game``: the saved game becomes the table's; later saves default to its name.
+
+    Whatever the file holds ends in :class:`InputFileError` or :class:`LoadError`: a
+    file whose checked fields still trip the engine is a bad file, not a server bug
+    to show as a traceback.
+    """
+    text = read_capped(path, SAVE_FILE_CAP).decode(ENCODING)
+    try:
+        table.load(text)
+    except LoadError:
+        raise
+    except Exception as exc:
+        raise LoadError(f"the rules cannot play this file ({type(exc).__name__}: {exc})") from None
     table.save_name = save_file_name(path.name)
 
 
@@ -250,6 +284,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error(f"argument --http: expected HOST:PORT, not {args.http!r}")
     try:
         settings = build_settings(args)
+    except (InputFileError, OptionFileError, tiles.WallFileError) as exc:
+        print(f"mj-server: {exc}", file=sys.stderr)
+        return BAD_FILE
     except (OSError, ValueError) as exc:
         print(f"mj-server: {exc}", file=sys.stderr)
         return 1
@@ -257,9 +294,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.load_game is not None:
         try:
             _load_game(table, args.load_game)
-        except (OSError, LoadError) as exc:
+        except InputFileError as exc:
+            print(f"mj-server: cannot load game: {exc}", file=sys.stderr)
+            return BAD_FILE
+        except LoadError as exc:
             print(f"mj-server: cannot load game from {args.load_game}: {exc}", file=sys.stderr)
-            return 1
+            return BAD_FILE
     try:
         log = LogWriter.open(args.logfile) if args.logfile else None
     except OSError as exc:
