@@ -27,6 +27,7 @@ from mj.protocol.fields import ProtocolError
 from mj.protocol.framing import ENCODING, LineDecoder
 from mj.rules.options import GameOptions, OptionEntry, OptionError, check_entry, check_value
 from mj.server.address import DEFAULT_ADDRESS, Address, TcpAddress, parse_address
+from mj.server.journal import Journal
 from mj.server.logwriter import LogWriter
 from mj.server.saver import make_saver
 from mj.server.transport import Server
@@ -108,7 +109,8 @@ def build_parser() -> argparse.ArgumentParser:
         help="with --end-on-disconnect: penalty mid-hand, at the end of a hand, at the end of a round")  # fmt: skip
     add("--end-on-disconnect", action="store_true", help="a disconnection ends the game gracefully")
     add("--exit-on-disconnect", action="store_true", help="a disconnection makes the server quit")
-    add("--save-on-exit", action="store_true", help="save the game when quitting because of a disconnection")
+    add("--save-on-exit", action="store_true",
+        help="save the game when quitting because of a disconnection, SIGTERM or SIGINT")  # fmt: skip
     add("--option-file", type=Path, metavar="FILE", help="GameOption lines applied to every new game")
     add("--load-game", type=Path, metavar="FILE", help="resume a saved game (.mjs)")
     add("--no-id-required", action="store_true", help="match unknown players to free seats when resuming")
@@ -123,6 +125,10 @@ def build_parser() -> argparse.ArgumentParser:
     add("--wallfile", type=Path, metavar="FILE", help="use this wall for every hand (testing)")
     add("--nohist", action="store_true", help="keep no hand history (no resumption in mid-hand)")
     add("--http", metavar="HOST:PORT", help="also serve the browser client (HTTP and WebSocket) on HOST:PORT")
+    # --- issue 17 (files): the journal
+    add("--journal", type=Path, metavar="FILE",
+        help="keep the game in FILE as it happens, as a save file that --load-game resumes")  # fmt: skip
+    # --- end issue 17 (files)
     return parser
 
 
@@ -305,6 +311,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     except OSError as exc:
         print(f"mj-server: cannot open log file {args.logfile}: {exc}", file=sys.stderr)
         return 1
+    # --- issue 17 (files): the journal
+    try:
+        journal = Journal.start(args.journal, table) if args.journal else None
+    except OSError as exc:
+        print(f"mj-server: cannot write the journal {args.journal}: {exc}", file=sys.stderr)
+        return 1
+    # --- end issue 17 (files)
     try:
         # uvloop: asyncio's loop written in C (on libuv), a fraction of the CPU per wake-up of a busy table
         with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
@@ -312,6 +325,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     finally:
         if log is not None:
             log.close()
+        if journal is not None:
+            journal.close()
+    if status == 0 and table.exit_status is None:  # stopped by SIGTERM or SIGINT, not by the game
+        saved = table.save_on_exit()
+        if saved is not None:
+            print(f"mj-server: stopped by a signal; the game is saved in {saved}", file=sys.stderr)
     scores = table.final_scores()
     if scores is not None:
         say(scores if scores.endswith("\n") else scores + "\n")
