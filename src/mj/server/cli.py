@@ -125,7 +125,9 @@ def build_parser() -> argparse.ArgumentParser:
     add("--wallfile", type=Path, metavar="FILE", help="use this wall for every hand (testing)")
     add("--nohist", action="store_true", help="keep no hand history (no resumption in mid-hand)")
     add("--http", metavar="HOST:PORT", help="also serve the browser client (HTTP and WebSocket) on HOST:PORT")
-    # --- issue 17 (files): the journal
+    # --- issue 17 (files): the journal, the browser client's host names
+    add("--allow-host", action="append", default=[], metavar="NAME",
+        help="with --http: also answer pages calling this machine NAME (besides its address, localhost)")  # fmt: skip
     add("--journal", type=Path, metavar="FILE",
         help="keep the game in FILE as it happens, as a save file that --load-game resumes")  # fmt: skip
     # --- end issue 17 (files)
@@ -237,7 +239,12 @@ def say(text: str) -> None:
 
 
 async def serve(
-    table: Table, address: Address, announce: str, log: LogWriter | None, http: TcpAddress | None = None
+    table: Table,
+    address: Address,
+    announce: str,
+    log: LogWriter | None,
+    http: TcpAddress | None = None,
+    allow_hosts: Sequence[str] = (),
 ) -> int:
     """Listen, print ``OK: ADDRESS`` (§1.1), run the table; the exit status.
 
@@ -260,7 +267,7 @@ async def serve(
         from mj.web.app import serve_table
 
         try:
-            web_runner, url = await serve_table(address, bound, http)
+            web_runner, url = await serve_table(address, bound, http, allow_hosts)
         except OSError as exc:
             print(f"mj-server: cannot serve the browser client on {http.host}:{http.port}: {exc}", file=sys.stderr)
             return 1
@@ -321,7 +328,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         # uvloop: asyncio's loop written in C (on libuv), a fraction of the CPU per wake-up of a busy table
         with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
-            status = runner.run(serve(table, address, args.server, log, http))
+            status = runner.run(serve(table, address, args.server, log, http, args.allow_host))
     finally:
         if log is not None:
             log.close()
