@@ -16,8 +16,14 @@ from pathlib import Path
 import pytest
 
 from conftest import require_original
+from mj.arena.exchange import exchange
+from mj.arena.players import parse_player
+from mj.arena.tally import GameTally
 from mj.protocol import cmsg as C
+from mj.robot.agent import Robot
 from mj.savefile import parse_save
+from mj.server.journal import Journal
+from mj.table import Table, TableSettings
 from test_server_sessions import SLOW, Lab, replay_verdict
 
 #: Moves everyone is told of, and player 1's own draws: how the first server's log shows the hand to cnx1.
@@ -43,6 +49,33 @@ def moves_sent_to_player_1(log: bytes, after: bytes = b">cnx1 NewHand ") -> list
 
 def moves_in(history: tuple[C.CMsg, ...]) -> list[str]:
     return [text for text in (item.encode() for item in history) if _PUBLIC_MOVE.match(text)]
+
+
+def test_the_journal_is_the_save_file_after_every_event_of_a_whole_game(tmp_path: Path) -> None:
+    """In-process (the arena's exchange): after each event the file is what SaveState would write, and loads."""
+    path = tmp_path / "journal.mjs"
+    table = Table(TableSettings(timeout=0, seed=5))
+    journal = Journal.start(path, table)
+    assert path.read_bytes() == b"", "no game yet: an empty journal"
+    events = 0
+
+    def checked(at: Table) -> None:
+        nonlocal events
+        journal.record(at)
+        if at.game is None:
+            return
+        events += 1
+        text = path.read_bytes().decode("latin-1")
+        assert text == at.save_text(), f"event {events}"
+        if events % 97 == 0:
+            Table(TableSettings()).load(text)
+
+    table.journal = checked
+    robots = [Robot(parse_player("default").strategy(5)) for _ in range(4)]
+    tally = GameTally()
+    exchange(table, robots, [f"Robot{n}" for n in range(1, 5)], tally, None)
+    journal.close()
+    assert tally.game_over and tally.hands >= 16 and events > 1000
 
 
 def test_a_journal_of_a_server_killed_mid_hand_resumes_at_its_last_move(lab: Lab) -> None:

@@ -37,6 +37,8 @@ class Journal:
         self._history: list[C.CMsg] | None = None
         self._fd: int | None = None
         self._failed = False
+        #: What the head was made of when last compared (see :meth:`_head_changed`).
+        self._key: tuple[object, ...] | None = None
 
     @classmethod
     def start(cls, path: Path, table: Table) -> Journal:
@@ -51,10 +53,9 @@ class Journal:
         game = table.game
         if game is None:
             return
-        head, history = table.save_parts()
-        head_text = format_save(head)
+        history = game.history if game.hands_started else []
         try:
-            if head_text != self._head or history is not self._history or len(history) < self._items:
+            if self._head_changed(table) or history is not self._history or len(history) < self._items:
                 self._rewrite(table)
             elif len(history) > self._items:
                 added = history[self._items :]
@@ -68,7 +69,7 @@ class Journal:
             if not self._failed:  # once per run of failures, not once per move
                 print(f"+W+ cannot write the journal {self.path}: {exc}", file=sys.stderr)
             self._failed = True
-            self._head = ""  # rewrite the whole file at the next event
+            self._head, self._key = "", None  # rewrite the whole file at the next event
 
     def close(self) -> None:
         """Sync and close the file (the server stops)."""
@@ -77,6 +78,24 @@ class Journal:
                 os.fsync(self._fd)
             os.close(self._fd)
             self._fd = None
+
+    def _head_changed(self, table: Table) -> bool:
+        """Whether what precedes the history in the save file changed since it was written.
+
+        Within a hand that is told by what the head is made of, compared by identity
+        first (a few hundred events a hand: formatting the head each time would double
+        the server's CPU); before the first hand, by the head's text.
+        """
+        game = table.game
+        assert game is not None
+        if not game.hands_started:
+            self._key = None
+            return format_save(table.save_parts()[0]) != self._head
+        key = (game.hand_start, game.completed_rounds, game.options.entries(), [(r.id, r.name) for r in table.players])
+        if self._key is not None and key == self._key:
+            return False
+        self._key = key
+        return format_save(table.save_parts()[0]) != self._head
 
     def _rewrite(self, table: Table) -> None:
         if table.game is None:
