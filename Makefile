@@ -5,9 +5,10 @@ STAMP    := $(VENV)/.installed
 
 .PHONY: system venv compiled test lint play clean
 
-# The system packages the goal needs (scripts/setup-system.sh holds the list): installed when missing,
-# as root or with sudo, or the build stops at once saying the command to run. `make test` needs them all.
-SYSTEM := $(if $(filter test,$(MAKECMDGOALS)),test,$(if $(filter play,$(MAKECMDGOALS)),play,build))
+# The system packages the goals need (scripts/setup-system.sh holds the list): installed when missing,
+# as root or with sudo, or make stops at once saying the command to run. `make test` needs them all.
+goal_is = $(filter $(1),$(MAKECMDGOALS))
+SYSTEM := $(if $(call goal_is,test),test,$(if $(call goal_is,play),play,$(if $(call goal_is,compiled),build,venv)))
 system:
 	@scripts/setup-system.sh $(SYSTEM)
 

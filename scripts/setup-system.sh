@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The Debian packages mj needs, in one place: `make test`, `make play` and .ci/run call this.
 #
-#   scripts/setup-system.sh [--check] build|play|test
+#   scripts/setup-system.sh [--check] venv|build|play|test
 #
-# build: what `make venv` and `make compiled` need (venv support, a C compiler, Python's headers).
+# venv:  what `make venv` needs (Python's venv support, make).
+# build: venv, and what `make compiled` needs (a C compiler, Python's headers).
 # play:  build (xmj opens the person's own browser, or prints the address).
 # test:  build, plus what the tests use: the original programs (the compatibility oracle), Chromium and
 #        CJK fonts for the browser tests, a virtual X display for the original xmj.
@@ -20,9 +21,9 @@ if [[ ${1:-} == --check ]]; then
 fi
 profile=${1:-}
 case $profile in
-    build | play | test) ;;
+    venv | build | play | test) ;;
     *)
-        echo "usage: $0 [--check] build|play|test" >&2
+        echo "usage: $0 [--check] venv|build|play|test" >&2
         exit 2
         ;;
 esac
@@ -30,12 +31,15 @@ esac
 installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'ok installed'; }
 
 missing=()
-# build: the virtual environment, and mypyc's C build of the hot modules
+# venv: the virtual environment
 python3 -c 'import ensurepip, venv' 2>/dev/null || missing+=(python3-venv)
 command -v make >/dev/null || missing+=(make)
-command -v gcc >/dev/null || missing+=(gcc libc6-dev)
-python3 -c 'import os, sys, sysconfig; sys.exit(not os.path.exists(sysconfig.get_path("include") + "/Python.h"))' ||
-    missing+=(python3-dev)
+if [[ $profile != venv ]]; then
+    # build: mypyc's C build of the hot modules
+    command -v gcc >/dev/null || missing+=(gcc libc6-dev)
+    python3 -c 'import os, sys, sysconfig; sys.exit(not os.path.exists(sysconfig.get_path("include") + "/Python.h"))' ||
+        missing+=(python3-dev)
+fi
 if [[ $profile == test ]]; then
     # the original Unix Mah-Jong 1.11: the compatibility oracle of the tests
     [[ -x /usr/games/mj-server && -x /usr/games/mj-player && -x /usr/games/xmj ]] || missing+=(mah-jong)
