@@ -23,6 +23,7 @@ from mj.inputfile import InputFileError, read_capped
 from mj.protocol import cmsg as C
 from mj.rules.options import GameOptions, OptionError, check_value
 from mj.savefile import SaveFileError, parse_save
+from mj.table import Table, TableSettings
 
 VALID_SAVE = Path(__file__).parent / "data" / "reference" / "hand-history-seed31-hand-01.mjs"
 #: A file must be refused well within this; a hang is what it guards against.
@@ -100,6 +101,9 @@ def test_the_valid_save_these_cases_corrupt_loads() -> None:
     """The guard for the cases below: each of them fails only for its corruption."""
     saved = parse_save(save_text())
     assert saved.wall is not None and len(saved.wall) == 144
+    table = Table(TableSettings())
+    table.load(save_text())
+    assert table.game is not None and len(table.game.history) == len(saved.history), "the whole hand replays"
 
 
 @pytest.mark.parametrize("case", sorted(CORRUPT_SAVES), ids=str)
