@@ -371,6 +371,7 @@ class Gateway:
         if session is None:
             return
         self.sessions.pop(session.token, None)
+        self._paged.discard(session.token)
         await session.close()
         await session.broadcast()
 
