@@ -121,10 +121,12 @@ def test_local_game_actions_only_from_the_page_xmj_opened() -> None:
         (".hidden.mjs", "not a path"),
         ("missing.mjs", "there is no saved game 'missing.mjs'"),
         ("fifo", "not a regular file"),
+        ("link.mjs", "not a regular file"),
     ],
 )
 def test_resume_takes_only_a_saved_game_of_the_save_folder_by_name(file: str, error: str, tmp_path: Path) -> None:
     os.mkfifo(tmp_path / "fifo")
+    (tmp_path / "link.mjs").symlink_to("/etc/passwd")
 
     async def scenario(xmj: Xmj) -> None:
         async with browser_tab(xmj.base, xmj.token) as tab:

@@ -154,7 +154,10 @@ class Gateway:
         return session
 
     def _saved_game(self, value: object) -> str:
-        """The name of a saved game in the save folder, checked: a plain file name, of a regular file there."""
+        """The name of a saved game in the save folder, checked: a plain file name, of a regular file there.
+
+        A link is refused too: the child server would read wherever it points.
+        """
         name = _text(value, "")
         if not name:
             raise RequestError("say which saved game (.mjs file) to resume")
@@ -162,7 +165,7 @@ class Gateway:
             raise RequestError(f"{name!r}: give the name of a saved game in the save folder, not a path")
         folder = self.config.save_folder or Path.cwd()
         try:
-            mode = os.stat(folder / name).st_mode
+            mode = os.lstat(folder / name).st_mode
         except OSError:
             raise RequestError(f"there is no saved game {name!r} in {folder}") from None
         if not stat.S_ISREG(mode):
