@@ -94,6 +94,8 @@ def test_a_journal_of_a_server_killed_mid_hand_resumes_at_its_last_move(lab: Lab
     assert kept[: len(before_kill)] == before_kill, "every move before the kill is in the journal"
     assert len(kept) - len(before_kill) <= 1, "and at most the move whose answer the kill cut off"
 
+    with (lab.workdir / "journal.mjs").open("ab") as cut:
+        cut.write(b"PlayerDiscards 3 W")  # as a write cut short by the kill would leave it: ignored
     second = lab.start_server("--timeout", "0", "--load-game", "journal.mjs", logfile="resumed.log")
     robots = lab.seat_robots()
     assert lab.wait_exits(*robots) == [0, 0, 0, 0]
