@@ -328,16 +328,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         # uvloop: asyncio's loop written in C (on libuv), a fraction of the CPU per wake-up of a busy table
         with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
-            status = runner.run(serve(table, address, args.server, log, http, args.allow_host))
+            status = runner.run(serve(table, address, args.server, log, http, allow_hosts=args.allow_host))
+        if status == 0 and table.exit_status is None:  # stopped by SIGTERM or SIGINT, not by the game
+            saved = table.save_on_exit()  # before the files are closed below
+            if saved is not None:
+                print(f"mj-server: stopped by a signal; the game is saved in {saved}", file=sys.stderr)
     finally:
         if log is not None:
             log.close()
         if journal is not None:
             journal.close()
-    if status == 0 and table.exit_status is None:  # stopped by SIGTERM or SIGINT, not by the game
-        saved = table.save_on_exit()
-        if saved is not None:
-            print(f"mj-server: stopped by a signal; the game is saved in {saved}", file=sys.stderr)
     scores = table.final_scores()
     if scores is not None:
         say(scores if scores.endswith("\n") else scores + "\n")
