@@ -270,7 +270,7 @@ def test_chat_options_save_and_resume_from_the_page(tmp_path: Path) -> None:
             saved.extend(p["discards"] for p in state["players"])
 
     async def resume(xmj: Xmj) -> None:
-        async with browser_tab(xmj.base, None) as tab:
+        async with browser_tab(xmj.base, xmj.token) as tab:  # xmj's own page: local-game actions allowed
             await tab.receive()
             await tab.send({"type": "resume", "file": "mid-hand.mjs", "name": "Alice", "timeout": 0})
             state = await tab.until(lambda s: s["game"]["active"] and s["game"]["phase"] == "playing", 30)

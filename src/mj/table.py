@@ -185,6 +185,8 @@ class Table:
         self._out: list[Delivery] = []
         self.saver = saver
         self.save_name = ""
+        #: ``--journal``: called after every event, before what it sends goes out (mj.server.journal).
+        self.journal: Callable[[Table], None] | None = None
         #: Connections whose client asked to be disconnected; the transport closes them.
         self.closing: set[int] = set()
         #: Set when the server should stop, with its exit status.
@@ -299,8 +301,7 @@ class Table:
             self.exit_status = 0
         elif self.settings.exit_on_disconnect:
             self._broadcast(C.StopPlay(f"Lost connection to player {record.id}quitting"))
-            if self.settings.save_on_exit and game is not None and self.saver is not None:
-                self.saver("", self.save_text())
+            self.save_on_exit()
             self.exit_status = 0
         elif game is None:
             self.players.remove(record)
@@ -346,6 +347,9 @@ class Table:
     # ------------------------------------------------------------------ output
 
     def _take(self) -> list[Delivery]:
+        """What the event just handled sends; the journal, if any, is told first (the game has changed)."""
+        if self.journal is not None:
+            self.journal(self)
         out, self._out = self._out, []
         return out
 
@@ -455,16 +459,31 @@ class Table:
         hand-history files do: loading then replays its result, so the next deal rotates
         correctly, which a bare Game line between hands cannot tell.
         """
+        head, history = self.save_parts()
+        return format_save([*head, *history])
+
+    def save_parts(self) -> tuple[list[C.CMsg], list[C.CMsg]]:
+        """The messages of :meth:`save_text`: what comes before the hand's history, and that history.
+
+        A journal appends the history as it grows and rewrites the file when the head changes.
+        """
         game = self.game
         assert game is not None
         messages: list[C.CMsg] = [C.Player(p, self._name_of(p)) for p in game.seating]
         messages.append(game.hand_start if game.hands_started else game.game_message(self.protocol))
         messages.append(completed_rounds_comment(game.completed_rounds))
         messages.extend(C.GameOption(0, entry) for entry in game.options.entries())
-        if game.hands_started:
-            messages.append(C.Wall(tiles.codes(game.hand_wall)))
-            messages.extend(game.history)
-        return format_save(messages)
+        if not game.hands_started:
+            return messages, []
+        messages.append(C.Wall(tiles.codes(game.hand_wall)))
+        return messages, game.history
+
+    def save_on_exit(self) -> str | None:
+        """``--save-on-exit``: the game as it stands, under a default name, when the server quits unfinished."""
+        game = self.game
+        if not self.settings.save_on_exit or game is None or game.game_over or self.saver is None:
+            return None
+        return self.saver("", self.save_text())
 
     def _write_hand_history(self) -> None:
         """``--hand-history``: each settled hand as a save file of that hand from its start (§12.2)."""

@@ -21,11 +21,13 @@ from typing import Final, NoReturn
 import uvloop
 
 from mj import tiles
+from mj.inputfile import SAVE_FILE_CAP, SMALL_FILE_CAP, InputFileError, read_capped
 from mj.protocol import cmsg as C
 from mj.protocol.fields import ProtocolError
 from mj.protocol.framing import ENCODING, LineDecoder
-from mj.rules.options import GameOptions, OptionEntry
+from mj.rules.options import GameOptions, OptionEntry, OptionError, check_entry, check_value
 from mj.server.address import DEFAULT_ADDRESS, Address, TcpAddress, parse_address
+from mj.server.journal import Journal
 from mj.server.logwriter import LogWriter
 from mj.server.saver import make_saver
 from mj.server.transport import Server
@@ -33,6 +35,8 @@ from mj.table import LoadError, Table, TableSettings, save_file_name
 
 #: The original accepts at most four ``--auth-basic`` entries, one per seat.
 MAX_AUTH: Final = 4
+#: The exit status for a file (option, wall, saved game) that is refused: one line on stderr says why.
+BAD_FILE: Final = 2
 
 
 class _Parser(argparse.ArgumentParser):
@@ -50,6 +54,16 @@ def _natural(text: str) -> int:
         raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
     if value < 0:
         raise argparse.ArgumentTypeError(f"must not be negative: {text!r}")
+    return value
+
+
+def _timeout(text: str) -> int:
+    """``--timeout``: the Timeout option's value, in its range."""
+    value = _natural(text)
+    try:
+        check_value("Timeout", value)
+    except OptionError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
     return value
 
 
@@ -87,7 +101,7 @@ def build_parser() -> argparse.ArgumentParser:
     add = parser.add_argument
     add("--server", "--address", dest="server", default=DEFAULT_ADDRESS, metavar="ADDRESS",
         help="HOST:PORT (':PORT' = localhost) or a Unix socket path (default %(default)s)")  # fmt: skip
-    add("--timeout", type=_natural, default=15, metavar="SECONDS", help="claim time limit, 0 = none (default 15)")
+    add("--timeout", type=_timeout, default=15, metavar="SECONDS", help="claim time limit, 0 = none (default 15)")
     add("--pause", type=_natural, default=0, metavar="DECISECONDS", help="minimum delay between tile movements")
     add("--random-seats", action="store_true", help="seat players randomly")
     add("--id-order-seats", action="store_true", help="seat players in increasing id order")
@@ -95,7 +109,8 @@ def build_parser() -> argparse.ArgumentParser:
         help="with --end-on-disconnect: penalty mid-hand, at the end of a hand, at the end of a round")  # fmt: skip
     add("--end-on-disconnect", action="store_true", help="a disconnection ends the game gracefully")
     add("--exit-on-disconnect", action="store_true", help="a disconnection makes the server quit")
-    add("--save-on-exit", action="store_true", help="save the game when quitting because of a disconnection")
+    add("--save-on-exit", action="store_true",
+        help="save the game when quitting because of a disconnection, SIGTERM or SIGINT")  # fmt: skip
     add("--option-file", type=Path, metavar="FILE", help="GameOption lines applied to every new game")
     add("--load-game", type=Path, metavar="FILE", help="resume a saved game (.mjs)")
     add("--no-id-required", action="store_true", help="match unknown players to free seats when resuming")
@@ -110,7 +125,17 @@ def build_parser() -> argparse.ArgumentParser:
     add("--wallfile", type=Path, metavar="FILE", help="use this wall for every hand (testing)")
     add("--nohist", action="store_true", help="keep no hand history (no resumption in mid-hand)")
     add("--http", metavar="HOST:PORT", help="also serve the browser client (HTTP and WebSocket) on HOST:PORT")
+    # --- issue 17 (files): the journal, the browser client's host names
+    add("--allow-host", action="append", default=[], metavar="NAME",
+        help="with --http: also answer pages calling this machine NAME (besides its address, localhost)")  # fmt: skip
+    add("--journal", type=Path, metavar="FILE",
+        help="keep the game in FILE as it happens, as a save file that --load-game resumes")  # fmt: skip
+    # --- end issue 17 (files)
     return parser
+
+
+class OptionFileError(ValueError):
+    """An option file whose option values are out of range; the message names the line."""
 
 
 def read_option_file(path: Path) -> tuple[OptionEntry, ...]:
@@ -118,21 +143,27 @@ def read_option_file(path: Path) -> tuple[OptionEntry, ...]:
 
     The file holds controller messages framed as on the wire. Lines that are not
     GameOption messages are skipped with a warning, as the original skips lines it
-    cannot apply; a missing final newline does not lose the last line.
+    cannot apply; a missing final newline does not lose the last line. Values are
+    checked as a client's ``SetGameOption`` is (:class:`OptionFileError`), and the
+    file is read as :func:`~mj.inputfile.read_capped` allows (:class:`InputFileError`).
     """
-    text = path.read_bytes().decode(ENCODING)
+    text = read_capped(path, SMALL_FILE_CAP).decode(ENCODING)
     if not text.endswith("\n"):
         text += "\n"
     entries: list[OptionEntry] = []
-    for number, line in enumerate(LineDecoder(max_line=1 << 30).feed(text.encode(ENCODING)), start=1):
+    for number, line in enumerate(LineDecoder(max_line=len(text) + 2).feed(text.encode(ENCODING)), start=1):
         if not line.strip():
             continue
         try:
             message = C.decode(line)
         except ProtocolError:
-            print(f"+W+ {path}:{number}: cannot decode {line!r}; line ignored", file=sys.stderr)
+            print(f"+W+ {path}:{number}: cannot decode {line[:60]!r}; line ignored", file=sys.stderr)
             continue
         if isinstance(message, C.GameOption):
+            try:
+                check_entry(message.entry)
+            except OptionError as exc:
+                raise OptionFileError(f"{path}:{number}: {message.entry.name}: {exc}") from None
             entries.append(message.entry)
         elif not isinstance(message, C.Comment):
             print(f"+W+ {path}:{number}: only GameOption lines are applied; line ignored", file=sys.stderr)
@@ -177,8 +208,19 @@ def build_settings(args: argparse.Namespace) -> TableSettings:
 
 
 def _load_game(table: Table, path: Path) -> None:
-    """``--load-game``: the saved game becomes the table's; later saves default to its name."""
-    table.load(path.read_bytes().decode(ENCODING))
+    """``--load-game``: the saved game becomes the table's; later saves default to its name.
+
+    Whatever the file holds ends in :class:`InputFileError` or :class:`LoadError`: a
+    file whose checked fields still trip the engine is a bad file, not a server bug
+    to show as a traceback.
+    """
+    text = read_capped(path, SAVE_FILE_CAP).decode(ENCODING)
+    try:
+        table.load(text)
+    except LoadError:
+        raise
+    except Exception as exc:
+        raise LoadError(f"the rules cannot play this file ({type(exc).__name__}: {exc})") from None
     table.save_name = save_file_name(path.name)
 
 
@@ -197,7 +239,12 @@ def say(text: str) -> None:
 
 
 async def serve(
-    table: Table, address: Address, announce: str, log: LogWriter | None, http: TcpAddress | None = None
+    table: Table,
+    address: Address,
+    announce: str,
+    log: LogWriter | None,
+    http: TcpAddress | None = None,
+    allow_hosts: Sequence[str] = (),
 ) -> int:
     """Listen, print ``OK: ADDRESS`` (§1.1), run the table; the exit status.
 
@@ -220,7 +267,7 @@ async def serve(
         from mj.web.app import serve_table
 
         try:
-            web_runner, url = await serve_table(address, bound, http)
+            web_runner, url = await serve_table(address, bound, http, allow_hosts)
         except OSError as exc:
             print(f"mj-server: cannot serve the browser client on {http.host}:{http.port}: {exc}", file=sys.stderr)
             return 1
@@ -250,6 +297,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error(f"argument --http: expected HOST:PORT, not {args.http!r}")
     try:
         settings = build_settings(args)
+    except (InputFileError, OptionFileError, tiles.WallFileError) as exc:
+        print(f"mj-server: {exc}", file=sys.stderr)
+        return BAD_FILE
     except (OSError, ValueError) as exc:
         print(f"mj-server: {exc}", file=sys.stderr)
         return 1
@@ -257,21 +307,37 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.load_game is not None:
         try:
             _load_game(table, args.load_game)
-        except (OSError, LoadError) as exc:
+        except InputFileError as exc:
+            print(f"mj-server: cannot load game: {exc}", file=sys.stderr)
+            return BAD_FILE
+        except LoadError as exc:
             print(f"mj-server: cannot load game from {args.load_game}: {exc}", file=sys.stderr)
-            return 1
+            return BAD_FILE
     try:
         log = LogWriter.open(args.logfile) if args.logfile else None
     except OSError as exc:
         print(f"mj-server: cannot open log file {args.logfile}: {exc}", file=sys.stderr)
         return 1
+    # --- issue 17 (files): the journal
+    try:
+        journal = Journal.start(args.journal, table) if args.journal else None
+    except OSError as exc:
+        print(f"mj-server: cannot write the journal {args.journal}: {exc}", file=sys.stderr)
+        return 1
+    # --- end issue 17 (files)
     try:
         # uvloop: asyncio's loop written in C (on libuv), a fraction of the CPU per wake-up of a busy table
         with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
-            status = runner.run(serve(table, address, args.server, log, http))
+            status = runner.run(serve(table, address, args.server, log, http, allow_hosts=args.allow_host))
+        if status == 0 and table.exit_status is None:  # stopped by SIGTERM or SIGINT, not by the game
+            saved = table.save_on_exit()  # before the files are closed below
+            if saved is not None:
+                print(f"mj-server: stopped by a signal; the game is saved in {saved}", file=sys.stderr)
     finally:
         if log is not None:
             log.close()
+        if journal is not None:
+            journal.close()
     scores = table.final_scores()
     if scores is not None:
         say(scores if scores.endswith("\n") else scores + "\n")
