@@ -9,6 +9,7 @@ exactly what the replay checks.
 
 from __future__ import annotations
 
+import hmac
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Final
@@ -27,6 +28,13 @@ from mj.savefile import SaveFileError, completed_rounds_comment, format_save, pa
 from mj.tiles import GlibcRandom, Tile
 
 PROTOCOL_VERSION = 1110
+
+#: The largest player id: the original's clients keep ids in a C ``int`` (32 bits).
+MAX_PLAYER_ID: Final = 2**31 - 1
+#: Refused ids: negative ones collide with the server's own values (-1 is "no manager").
+BAD_PLAYER_ID: Final = f"Player id must be from 1 to {MAX_PLAYER_ID}, or 0 for a new id"
+#: The one answer to a refused password or id, so that the answer does not tell which ids exist.
+AUTH_FAILURE: Final = "Authentication failure"
 
 #: What a player may send while the game is not active (§1.5); anything else gets "Game not active".
 _ALWAYS = (
@@ -196,6 +204,8 @@ class Table:
         self._shutting_down = False
         self._penalties: dict[int, int] = {}
         self._hand_files = 0
+        #: ``--auth-basic`` failures not yet taken by the server: (connection, player id tried).
+        self.auth_failures: list[tuple[int, int]] = []
 
     # ------------------------------------------------------------------ loading
 
@@ -314,6 +324,17 @@ class Table:
         return self._take()
 
     # ------------------------------------------------------------------ what the transport asks
+
+    def auth_player(self, connection: int) -> int | None:
+        """The id whose password ``connection`` is asked for, if it is asked for one (the server delays guessers)."""
+        conn = self.connections.get(connection)
+        pending = conn.awaiting_auth if conn is not None else None
+        return self._auth_target(pending) if pending is not None else None
+
+    def joined(self, connection: int) -> bool:
+        """Whether ``connection`` is a player's: the server's limits on waiting connections spare it."""
+        conn = self.connections.get(connection)
+        return conn is not None and conn.player is not None
 
     def claim_timer(self) -> tuple[Hashable, float] | None:
         """The claim timer that should be running now (§7.5): a key naming its window, and its length."""
@@ -583,6 +604,8 @@ class Table:
         reason = None
         if message.pvers // 1000 != PROTOCOL_VERSION // 1000:
             reason = "Protocol major version mismatch"
+        elif not 0 <= message.last_id <= MAX_PLAYER_ID:
+            reason = BAD_PLAYER_ID
         elif conn.player is None and len(self.players) >= 4 and self.game is None:
             reason = "Already have players"
         elif not message.name:
@@ -640,13 +663,15 @@ class Table:
         return found
 
     def _authorize(self, connection: int, conn: Connection, message: P.Connect, player: int) -> str | None:
-        """``--auth-basic`` (§6.5): None to let ``player`` in, else the refusal; may ask for a password first."""
+        """``--auth-basic`` (§6.5): None to let ``player`` in, else the refusal; may ask for a password first.
+
+        An id not listed is asked for a password too, and refused with the same answer
+        as a wrong password, so that nobody can tell which ids exist.
+        """
         passwords = self.settings.auth_basic
         if not passwords:
             return None
-        if player not in passwords:
-            return "id not authorized for this game"
-        if passwords[player] and conn.awaiting_auth is None:
+        if (player not in passwords or passwords[player]) and conn.awaiting_auth is None:
             conn.awaiting_auth = message
             self._deliver(connection, C.AuthReqd("basic", ""), logged=False)
         return None
@@ -656,15 +681,22 @@ class Table:
         if pending is None:
             raise IllegalMove("Not expecting authentication")
         conn.awaiting_auth = None
-        player = pending.last_id or self._peek_id()
-        seated = self._seat_for(pending) if self.game is not None else None
-        if seated is not None:
-            player = seated.id
-        if message.authtype != "basic" or message.authdata != self.settings.auth_basic.get(player):
-            self._deliver(connection, C.ConnectReply(PROTOCOL_VERSION, 0, "Authentication failure"))
+        player = self._auth_target(pending)
+        expected = self.settings.auth_basic.get(player)
+        # compared in constant time, and compared even for an unknown id, so that timing tells nothing
+        given = message.authdata.encode("utf-8", "surrogateescape")
+        matches = hmac.compare_digest(given, (expected or "\0unknown").encode("utf-8", "surrogateescape"))
+        if message.authtype != "basic" or expected is None or not matches:
+            self.auth_failures.append((connection, player))
+            self._deliver(connection, C.ConnectReply(PROTOCOL_VERSION, 0, AUTH_FAILURE))
             self.closing.add(connection)
             return
         self._connect(connection, conn, pending, authenticated=True)
+
+    def _auth_target(self, pending: P.Connect) -> int:
+        """The player id whose password a pending ``Connect`` must give."""
+        seated = self._seat_for(pending) if self.game is not None else None
+        return seated.id if seated is not None else pending.last_id or self._peek_id()
 
     def _peek_id(self) -> int:
         taken = {r.id for r in self.players}

@@ -23,12 +23,13 @@ import uvloop
 from mj import tiles
 from mj.protocol import cmsg as C
 from mj.protocol.fields import ProtocolError
-from mj.protocol.framing import ENCODING, LineDecoder
+from mj.protocol.framing import ENCODING, MAX_LINE, LineDecoder
 from mj.rules.options import GameOptions, OptionEntry
 from mj.server.address import DEFAULT_ADDRESS, Address, TcpAddress, parse_address
+from mj.server.guard import FIRST_DELAY, MAX_DELAY
 from mj.server.logwriter import LogWriter
 from mj.server.saver import make_saver
-from mj.server.transport import Server
+from mj.server.transport import Limits, Server
 from mj.table import LoadError, Table, TableSettings, save_file_name
 
 #: The original accepts at most four ``--auth-basic`` entries, one per seat.
@@ -110,7 +111,65 @@ def build_parser() -> argparse.ArgumentParser:
     add("--wallfile", type=Path, metavar="FILE", help="use this wall for every hand (testing)")
     add("--nohist", action="store_true", help="keep no hand history (no resumption in mid-hand)")
     add("--http", metavar="HOST:PORT", help="also serve the browser client (HTTP and WebSocket) on HOST:PORT")
+    _add_limit_arguments(parser)
     return parser
+
+
+# ---------------------------------------------------------------------- connection limits (issue 17)
+
+
+def _positive(text: str) -> int:
+    value = _natural(text)
+    if value == 0:
+        raise argparse.ArgumentTypeError(f"must be positive: {text!r}")
+    return value
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not 0 < value <= 86400:
+        raise argparse.ArgumentTypeError(f"must be more than 0 and at most 86400 seconds: {text!r}")
+    return value
+
+
+def _add_limit_arguments(parser: argparse.ArgumentParser) -> None:
+    """The limits that keep idle, slow and guessing clients from locking the players out."""
+    defaults = Limits()
+    group = parser.add_argument_group(
+        "connection limits",
+        "A connection is 'waiting' until the table accepts its Connect. When too many wait, the oldest "
+        "waiting one is cut off to let the newcomer in, so a player can always come back. Failed "
+        f"--auth-basic passwords make the next attempt from that address or for that id wait, "
+        f"doubling from {FIRST_DELAY:g} s up to {MAX_DELAY:g} s. Lines longer than {MAX_LINE // 1024} KiB, "
+        f"or more than {defaults.max_pending} unanswered lines, cut their client off.",
+    )
+    add = group.add_argument
+    add("--connect-timeout", type=_seconds, default=defaults.connect_timeout, metavar="SECONDS",
+        help="cut off a connection whose Connect is not accepted within SECONDS (default %(default)g)")  # fmt: skip
+    add("--line-timeout", type=_seconds, default=defaults.line_timeout, metavar="SECONDS",
+        help="cut off a client not finishing a line SECONDS after starting it (default %(default)g)")  # fmt: skip
+    add("--max-waiting", type=_positive, default=defaults.max_waiting, metavar="N",
+        help="waiting connections in all (default %(default)d)")  # fmt: skip
+    add("--max-waiting-per-address", type=_positive, default=defaults.max_waiting_per_address, metavar="N",
+        help="waiting connections from one address, an IPv6 /64 (default %(default)d)")  # fmt: skip
+
+
+def limits_from(args: argparse.Namespace) -> Limits:
+    """The server's :class:`Limits` from the parsed options: room for every waiting connection and the players."""
+    defaults = Limits()
+    return Limits(
+        max_connections=max(defaults.max_connections, args.max_waiting + 16),
+        max_waiting=args.max_waiting,
+        max_waiting_per_address=args.max_waiting_per_address,
+        connect_timeout=args.connect_timeout,
+        line_timeout=args.line_timeout,
+    )
+
+
+# ---------------------------------------------------------------------- files and settings
 
 
 def read_option_file(path: Path) -> tuple[OptionEntry, ...]:
@@ -197,14 +256,19 @@ def say(text: str) -> None:
 
 
 async def serve(
-    table: Table, address: Address, announce: str, log: LogWriter | None, http: TcpAddress | None = None
+    table: Table,
+    address: Address,
+    announce: str,
+    log: LogWriter | None,
+    http: TcpAddress | None = None,
+    limits: Limits | None = None,
 ) -> int:
     """Listen, print ``OK: ADDRESS`` (§1.1), run the table; the exit status.
 
     With ``http``, the browser client is served there too (after the OK line, which
     stays the first line printed): its gateway joins this table as any client does.
     """
-    server = Server(table, log)
+    server = Server(table, log, limits)
     try:
         await server.start(address)
     except OSError as exc:
@@ -268,7 +332,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         # uvloop: asyncio's loop written in C (on libuv), a fraction of the CPU per wake-up of a busy table
         with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
-            status = runner.run(serve(table, address, args.server, log, http))
+            status = runner.run(serve(table, address, args.server, log, http, limits_from(args)))
     finally:
         if log is not None:
             log.close()
