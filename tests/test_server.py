@@ -539,6 +539,9 @@ class FakeTable:
     def joined(self, connection: int) -> bool:
         return connection in self.players
 
+    def refuse(self, connection: int, reason: str = "too fast") -> list[Delivery]:
+        return [Delivery(connection, C.Error(0, reason), True)]
+
     def auth_player(self, connection: int) -> int | None:
         return None
 

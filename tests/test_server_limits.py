@@ -28,8 +28,17 @@ from mj.server.address import UnixAddress
 from mj.server.guard import FIRST_DELAY
 from mj.server.robotgame import announced_address, kill, wait_for_text
 from mj.server.transport import Limits, Server
-from mj.table import Table, TableSettings
-from test_server import OUR_SERVER, FakeTable, RunLoop, _client, _with_server, run_loop, short_dir  # noqa: F401
+from mj.table import MAX_SAVE_NAMES, TOO_FAST, Table, TableSettings
+from test_server import (  # noqa: F401
+    OUR_SERVER,
+    FakeTable,
+    LineClient,
+    RunLoop,
+    _client,
+    _with_server,
+    run_loop,
+    short_dir,
+)
 
 OUR_PLAYER = str(Path(sys.executable).parent / "mj-player")
 
@@ -293,3 +302,95 @@ def test_four_robots_finish_a_game_and_a_lost_one_rejoins_under_500_idle_and_100
     assert b"Traceback" not in (workdir / "server.err").read_bytes()
     result = replay(read_entries(log))
     assert result.mismatch is None and result.hands > 0, result.mismatch
+
+
+# ---------------------------------------------------------------------- floods of saves and chat
+
+
+def _drain(client: LineClient, stop: threading.Event) -> None:
+    """Read and forget what a client is sent, as a real client does."""
+    while not stop.is_set() and not client.eof:
+        client._read(time.monotonic() + 0.1)
+        client.lines.clear()
+        client.cursor = 0
+
+
+def test_a_save_and_chat_flood_leaves_another_clients_round_trip_under_50_ms(short_dir: Path) -> None:  # noqa: F811
+    processes: list[subprocess.Popen[bytes]] = []
+    out = short_dir / "server.out"
+    try:
+        with out.open("wb") as stdout, (short_dir / "server.err").open("wb") as stderr:
+            processes.append(
+                subprocess.Popen(
+                    [*OUR_SERVER, "--server", "sock", "--seed", "7", "--logfile", "game.log"],
+                    cwd=short_dir,
+                    stdout=stdout,
+                    stderr=stderr,
+                )
+            )
+        assert wait_for_text(out, b"\n", time.monotonic() + 20, processes[0])
+        clients = []
+        for number in range(1, 5):
+            client = LineClient("sock", short_dir)
+            client.send(f"Connect 1110 0 Player{number}")
+            client.expect(f"ConnectReply 1110 {number} ")
+            clients.append(client)
+        flooder, timer = clients[0], clients[1]
+        timer.expect(lambda line: line.startswith("StartPlay"))
+        stop = threading.Event()
+        readers = [threading.Thread(target=_drain, args=(c, stop), daemon=True) for c in (flooder, *clients[2:])]
+        for reader in readers:
+            reader.start()
+        sent = 0
+
+        def flood() -> None:
+            nonlocal sent
+            chat = "y" * 1000
+            while not stop.is_set():
+                batch = []
+                for _ in range(25):
+                    sent += 1
+                    batch.append(f"SaveState flood{sent}\r\nSendMessage 0 {chat}\r\n".encode())
+                batch.append(b"SendMessage 0 " + b"z" * 60000 + b"\r\n")  # too long a chat line
+                try:
+                    flooder.send(b"".join(batch))
+                except OSError:
+                    return
+                time.sleep(0.01)
+
+        flooding = threading.Thread(target=flood, daemon=True)
+        flooding.start()
+        time.sleep(0.5)
+        trips = []
+        for _ in range(100):
+            start = time.monotonic()
+            timer.send("QueryGameOption Timeout")
+            timer.expect(lambda line: line.startswith("GameOption 0 Timeout "))
+            trips.append(time.monotonic() - start)
+            time.sleep(0.01)
+        stop.set()
+        for thread in (flooding, *readers):
+            thread.join(timeout=5)
+        trips.sort()
+        assert not flooder.eof, "the flooder stayed within the line limits: not cut off"
+        assert trips[89] < 0.050, (
+            f"90% of round trips under 50 ms; got {trips[89] * 1000:.1f} ms (max {trips[-1] * 1000:.1f})"
+        )
+        assert trips[49] < 0.010, f"median {trips[49] * 1000:.1f} ms"
+        assert sent > 2000, f"only {sent} saves sent: the flood did not run"
+        saves = list(short_dir.glob("*.mjs"))
+        assert 0 < len(saves) <= MAX_SAVE_NAMES, [s.name for s in saves]
+        print(
+            f"round trips under a save and chat flood: median {trips[49] * 1000:.2f} ms, 90% {trips[89] * 1000:.2f} ms"
+        )
+        for client in clients:
+            client.close()
+        processes[0].terminate()  # the players gone, the server waits for them: stopped
+        assert processes[0].wait(timeout=20) == 0
+        log = (short_dir / "game.log").read_bytes()
+        assert log.count(TOO_FAST.encode()) > 1000, "the flood was refused for its rate"
+        result = replay(read_entries(short_dir / "game.log"))
+        assert result.mismatch is None, result.mismatch
+    finally:
+        for process in processes:
+            kill(process)

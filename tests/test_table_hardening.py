@@ -5,7 +5,16 @@ from __future__ import annotations
 import pytest
 
 from mj.protocol import cmsg as C
-from mj.table import BAD_PLAYER_ID, MAX_PLAYER_ID, Table, TableSettings
+from mj.table import (
+    BAD_PLAYER_ID,
+    BAD_SAVE_NAME,
+    MAX_CHAT,
+    MAX_PLAYER_ID,
+    MAX_SAVE_NAMES,
+    TOO_FAST,
+    Table,
+    TableSettings,
+)
 from test_table import texts
 
 
@@ -36,3 +45,54 @@ def test_no_manager_cannot_be_bypassed_by_taking_the_no_manager_id() -> None:
     assert table.game is not None and all(p.id > 0 for p in table.players)
     out = table.receive(1, "SetGameOption NumRounds 2")
     assert [d.message for d in out if isinstance(d.message, C.GameOption)] == [], "nobody manages the game"
+
+
+def saving_table() -> tuple[Table, dict[str, str]]:
+    saved: dict[str, str] = {}
+    table = Table(TableSettings(timeout=0, seed=7))
+    for connection in range(1, 5):
+        table.receive(connection, f"Connect 1110 0 Robot{connection}")
+
+    def save(name: str, text: str) -> str:
+        name = name or "default.mjs"
+        saved[name] = text
+        return name
+
+    table.saver = save
+    return table, saved
+
+
+@pytest.mark.parametrize(
+    "name", ["bad\x0bname", "caf\xe9", "a b", "x" * 61, ".hidden", "semi;colon", "quote'", "star*"]
+)
+def test_a_save_name_of_unsafe_characters_hidden_or_too_long_is_refused_and_nothing_saved(name: str) -> None:
+    table, saved = saving_table()
+    out = texts(table.receive(1, f"SaveState {name}"))
+    assert out == [(1, f"Error 2 {BAD_SAVE_NAME}")] and not saved
+
+
+def test_a_game_is_saved_under_a_bounded_number_of_names_and_saving_again_replaces() -> None:
+    table, saved = saving_table()
+    for number in range(MAX_SAVE_NAMES):
+        assert texts(table.receive(1, f"SaveState game{number}"))[0][1] == f"StateSaved 1 game{number}.mjs"
+    refused = texts(table.receive(1, "SaveState one-more"))
+    assert refused == [
+        (1, f"Error {MAX_SAVE_NAMES + 2} A game is saved under at most {MAX_SAVE_NAMES} names; reuse one")
+    ]
+    assert texts(table.receive(2, "SaveState game3"))[0][1] == "StateSaved 2 game3.mjs", "an old name is reused"
+    assert texts(table.receive(2, "SaveState"))[0][1] == "StateSaved 2 game3.mjs", "no name: the last one again"
+    assert len(saved) == MAX_SAVE_NAMES
+
+
+def test_a_chat_line_beyond_the_limit_is_refused_and_one_at_the_limit_passes() -> None:
+    table, _ = saving_table()
+    assert texts(table.receive(1, "SendMessage 0 " + "x" * (MAX_CHAT + 1))) == [
+        (1, f"Error 2 Message too long (at most {MAX_CHAT} characters)")
+    ]
+    assert len(table.receive(1, "SendMessage 0 " + "x" * MAX_CHAT)) == 4
+
+
+def test_a_line_refused_for_its_rate_is_counted_and_answered() -> None:
+    table, _ = saving_table()
+    assert texts(table.refuse(3)) == [(3, f"Error 2 {TOO_FAST}")]
+    assert texts(table.receive(3, "Bogus")) == [(3, "Error 3 Protocol error")]

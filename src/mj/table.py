@@ -35,6 +35,17 @@ MAX_PLAYER_ID: Final = 2**31 - 1
 BAD_PLAYER_ID: Final = f"Player id must be from 1 to {MAX_PLAYER_ID}, or 0 for a new id"
 #: The one answer to a refused password or id, so that the answer does not tell which ids exist.
 AUTH_FAILURE: Final = "Authentication failure"
+#: The longest chat line (``SendMessage``) passed on; the original's clients show a line or two.
+MAX_CHAT: Final = 1024
+#: Save file names a game may use (``SaveState NAME``); saving again under one of them replaces it.
+MAX_SAVE_NAMES: Final = 8
+#: The longest save file name, ``.mjs`` included.
+MAX_SAVE_NAME: Final = 64
+#: The characters of a save file name.
+_SAVE_NAME_CHARACTERS: Final = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-+")
+BAD_SAVE_NAME: Final = f"Bad save file name: at most {MAX_SAVE_NAME} letters, digits or . - _ + (no dot first)"
+#: The answer to a chat line or a save beyond the rate the server allows a client (:meth:`Table.refuse`).
+TOO_FAST: Final = "Too many messages or saves too fast; wait a moment"
 
 #: What a player may send while the game is not active (§1.5); anything else gets "Game not active".
 _ALWAYS = (
@@ -206,6 +217,8 @@ class Table:
         self._hand_files = 0
         #: ``--auth-basic`` failures not yet taken by the server: (connection, player id tried).
         self.auth_failures: list[tuple[int, int]] = []
+        #: The names the game has been saved under by ``SaveState`` (at most :data:`MAX_SAVE_NAMES`).
+        self._save_names: set[str] = set()
 
     # ------------------------------------------------------------------ loading
 
@@ -279,6 +292,12 @@ class Table:
             self._error(connection, str(exc), exc.logged)
             if exc.then:
                 self._route(list(exc.then))
+        return self._take()
+
+    def refuse(self, connection: int, reason: str = TOO_FAST) -> list[Delivery]:
+        """A line the server refused before reading it (a rate limit): counted, and answered with ``reason``."""
+        self._connection(connection).seqno += 1
+        self._error(connection, reason)
         return self._take()
 
     def _connection(self, connection: int) -> Connection:
@@ -459,13 +478,24 @@ class Table:
             self._request_reconnect(connection, conn)
 
     def _save_state(self, player: int, requested: str) -> None:
-        """``SaveState``: the save file is the table's own messages (§10.2), written by the saver."""
+        """``SaveState``: the save file is the table's own messages (§10.2), written by the saver.
+
+        Without a name the game's last save is replaced. A name is a plain file name
+        (the original drops directories; so do we), of safe characters and bounded
+        length, and a game may use only :data:`MAX_SAVE_NAMES` of them: saves cannot
+        fill the disk or write names that other programs would trip on.
+        """
         game = self.game
         name = save_file_name(requested) if requested else self.save_name
+        if requested:
+            _check_save_name(name)
+            if name not in self._save_names and len(self._save_names) >= MAX_SAVE_NAMES:
+                raise IllegalMove(f"A game is saved under at most {MAX_SAVE_NAMES} names; reuse one")
         saved = self.saver(name, self.save_text()) if self.saver is not None and game is not None else None
         if saved is None:
             raise IllegalMove("Unable to save state")
         self.save_name = saved
+        self._save_names.add(saved)
         self._broadcast(C.StateSaved(player, saved))
 
     def save_text(self) -> str:
@@ -513,6 +543,8 @@ class Table:
         return GameOptions().entries()
 
     def _send_message(self, connection: int, sender: int, message: P.SendMessage) -> None:
+        if len(message.text) > MAX_CHAT:
+            raise IllegalMove(f"Message too long (at most {MAX_CHAT} characters)")
         text = C.Message(sender, message.addressee, message.text)
         if message.addressee == 0:
             self._broadcast(text)
@@ -763,6 +795,12 @@ class Table:
                         self._deliver(self._connection_of(player), seen)
         self.active = True
         self._route(game.start_announcement(self.protocol))
+
+
+def _check_save_name(name: str) -> None:
+    """Refuse a save file name of other characters than :data:`_SAVE_NAME_CHARACTERS`, too long, or hidden."""
+    if len(name) > MAX_SAVE_NAME or name.startswith(".") or not _SAVE_NAME_CHARACTERS.issuperset(name):
+        raise IllegalMove(BAD_SAVE_NAME)
 
 
 def _as_seen_by(item: C.CMsg, player: int) -> C.CMsg | None:

@@ -26,9 +26,10 @@ from mj.protocol.fields import ProtocolError
 from mj.protocol.framing import ENCODING, MAX_LINE, LineDecoder
 from mj.rules.options import GameOptions, OptionEntry
 from mj.server.address import DEFAULT_ADDRESS, Address, TcpAddress, parse_address
+from mj.server.diskqueue import DiskQueue
 from mj.server.guard import FIRST_DELAY, MAX_DELAY
 from mj.server.logwriter import LogWriter
-from mj.server.saver import make_saver
+from mj.server.saver import make_saver, write_atomically
 from mj.server.transport import Limits, Server
 from mj.table import LoadError, Table, TableSettings, save_file_name
 
@@ -317,7 +318,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (OSError, ValueError) as exc:
         print(f"mj-server: {exc}", file=sys.stderr)
         return 1
-    table = Table(settings, saver=make_saver(Path.cwd()))
+    saves = DiskQueue(write_atomically)  # issue 17: saves are written off the event loop
+    table = Table(settings, saver=make_saver(Path.cwd(), saves.write))
     if args.load_game is not None:
         try:
             _load_game(table, args.load_game)
@@ -334,6 +336,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
             status = runner.run(serve(table, address, args.server, log, http, limits_from(args)))
     finally:
+        saves.close()  # every save queued, --save-on-exit's too, is on disk before we exit
         if log is not None:
             log.close()
     scores = table.final_scores()

@@ -1,4 +1,4 @@
-"""Growing delays after failed passwords (``--auth-basic``), per address and per player id.
+"""Growing delays after failed passwords (``--auth-basic``), per address and per player id; rate limits.
 
 Every failure doubles the wait before the next attempt from the same address, or
 for the same id, is checked, up to a cap; a success does not reset it (a guesser
@@ -68,3 +68,24 @@ class AuthPenalties:
             if record is not None:
                 longest = max(longest, record.until - now)
         return longest
+
+
+class RateLimit:
+    """A token bucket: ``burst`` actions at once, then ``rate`` a second (one client's chat lines or saves)."""
+
+    __slots__ = ("_last", "_tokens", "burst", "rate")
+
+    def __init__(self, burst: float, rate: float, now: float) -> None:
+        self.burst = burst
+        self.rate = rate
+        self._tokens = burst
+        self._last = now
+
+    def take(self, now: float) -> bool:
+        """Whether one more action is allowed at ``now`` (it is then counted)."""
+        self._tokens = min(self.burst, self._tokens + (now - self._last) * self.rate)
+        self._last = now
+        if self._tokens < 1:
+            return False
+        self._tokens -= 1
+        return True

@@ -59,13 +59,15 @@ from typing import Final, Protocol, cast
 from mj.protocol import cmsg as C
 from mj.protocol.framing import MAX_LINE, WHITESPACE, LineDecoder, LineTooLong, encode_line
 from mj.server.address import Address, TcpAddress, UnixAddress
-from mj.server.guard import AuthPenalties
+from mj.server.guard import AuthPenalties, RateLimit
 from mj.server.logwriter import LogWriter
 from mj.server.pacing import Pacer
 from mj.table import Delivery
 
 #: How long a closed connection may take to flush its last messages before it is dropped.
 CLOSE_GRACE: Final = 2.0
+#: The lines a player may send only at a bounded rate: chat, and saves (each writes a file).
+_RATED: Final = ("SendMessage", "SaveState")
 
 
 class TableLike(Protocol):
@@ -88,6 +90,8 @@ class TableLike(Protocol):
     def claim_timer(self) -> tuple[Hashable, float] | None: ...
 
     def pacing(self) -> float: ...
+
+    def refuse(self, connection: int, reason: str = ...) -> list[Delivery]: ...
 
     def joined(self, connection: int) -> bool: ...
 
@@ -126,6 +130,12 @@ class Limits:
     connect_timeout: float = 60.0
     #: Seconds from the first byte of a line to its end.
     line_timeout: float = 30.0
+    #: Chat lines (``SendMessage``) of one player at once, and then a second.
+    chat_burst: int = 20
+    chat_rate: float = 2.0
+    #: Saves (``SaveState``) of one player at once, and then a second.
+    save_burst: int = 3
+    save_rate: float = 0.2
     #: Longest logical line accepted, escapes and terminators counted.
     max_line: int = MAX_LINE
     #: Lines from one client received but not yet handled; more means a flood.
@@ -161,6 +171,8 @@ class Client:
     line_deadline: asyncio.TimerHandle | None = None
     #: Its events held back while a password attempt waits (:mod:`mj.server.guard`), in order.
     deferred: list[Event] | None = None
+    #: Its rate limits for chat and saves, made at its first such line.
+    rates: dict[str, RateLimit] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -484,6 +496,8 @@ class Server:
             client.pending -= 1
             if self.log is not None:
                 self.log.received(client.number, event.raw)
+            if event.raw.startswith(_RATED) and not self._within_rate(client, event.raw):
+                return self.table.refuse(client.number)
             return self.table.receive(client.number, event.raw.rstrip(WHITESPACE))
         if isinstance(event, Opened):
             return self.table.open(client.number)
@@ -509,6 +523,22 @@ class Server:
         if self.table.joined(client.number):
             self._joined(client)
         return out
+
+    def _within_rate(self, client: Client, raw: str) -> bool:
+        """Whether a player's chat line or save is within its rate (each kind has its own)."""
+        kind = "chat" if raw.startswith("SendMessage") else "save"
+        now = self._loop.time()
+        if client.rates is None:
+            client.rates = {}
+        rate = client.rates.get(kind)
+        if rate is None:
+            limits = self.limits
+            if kind == "chat":
+                rate = RateLimit(limits.chat_burst, limits.chat_rate, now)
+            else:
+                rate = RateLimit(limits.save_burst, limits.save_rate, now)
+            client.rates[kind] = rate
+        return rate.take(now)
 
     def _ended(self, client: Client, event: Ended) -> list[Delivery]:
         if event.reason:
