@@ -394,3 +394,42 @@ def test_a_save_and_chat_flood_leaves_another_clients_round_trip_under_50_ms(sho
     finally:
         for process in processes:
             kill(process)
+
+
+# ---------------------------------------------------------------------- memory
+
+
+def _rss_kb(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    raise AssertionError("no VmRSS")
+
+
+def test_memory_after_50000_connections_comes_back_to_where_it_was(short_dir: Path) -> None:  # noqa: F811
+    """Half of them join as a player and leave before the game; the others say nothing."""
+    out = short_dir / "server.out"
+    with out.open("wb") as stdout:
+        server = subprocess.Popen([*OUR_SERVER, "--server", "sock", "--timeout", "0"], cwd=short_dir, stdout=stdout)
+    try:
+        assert wait_for_text(out, b"\n", time.monotonic() + 20, server)
+
+        def connections(count: int) -> None:
+            for number in range(count):
+                sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+                sock.connect(str(short_dir / "sock"))
+                if number % 2:
+                    sock.sendall(f"Connect 1110 0 P{number}\r\n".encode())
+                    assert sock.recv(200).startswith(b"ConnectReply 1110 ")
+                sock.close()
+
+        connections(1000)  # the server's own start, warmed up
+        time.sleep(0.5)
+        before = _rss_kb(server.pid)
+        connections(50_000)
+        time.sleep(0.5)
+        after = _rss_kb(server.pid)
+        assert server.poll() is None
+        assert after - before < 4096, f"RSS {before} kB before, {after} kB after 50,000 connections"
+    finally:
+        kill(server)

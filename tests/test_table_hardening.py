@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from mj.protocol import cmsg as C
+from mj.protocol.fields import ChowPosition
+from mj.replay import read_entries, table_for
 from mj.table import (
     BAD_PLAYER_ID,
     BAD_SAVE_NAME,
@@ -15,6 +19,7 @@ from mj.table import (
     Table,
     TableSettings,
 )
+from test_sessions import play_until
 from test_table import texts
 
 
@@ -96,3 +101,27 @@ def test_a_line_refused_for_its_rate_is_counted_and_answered() -> None:
     table, _ = saving_table()
     assert texts(table.refuse(3)) == [(3, f"Error 2 {TOO_FAST}")]
     assert texts(table.receive(3, "Bogus")) == [(3, "Error 3 Protocol error")]
+
+
+def test_info_tiles_asked_for_before_the_game_exists_is_honoured_once_it_does() -> None:
+    table = Table(TableSettings(timeout=0, seed=7))
+    table.receive(1, "Connect 1110 0 Alice")
+    assert texts(table.receive(1, "SetPlayerOption InfoTiles 0 1 "))[0] == (1, "PlayerOptionSet InfoTiles 1 1 ")
+    for connection in range(2, 5):
+        table.receive(connection, f"Connect 1110 0 Robot{connection}")
+    out = []
+    for connection in range(1, 5):
+        out += texts(table.receive(connection, "Ready"))
+    infos = [text for connection, text in out if text.startswith("InfoTiles ")]
+    assert infos and all(connection == 1 for connection, text in out if text.startswith("InfoTiles "))
+    assert infos[0].startswith("InfoTiles 1 ")
+
+
+def test_a_won_anypos_chow_private_to_its_claimer_is_not_replayed_to_another_player_who_rejoins() -> None:
+    entries = read_entries(Path(__file__).parent / "data" / "reference" / "scenario-B-server.log.gz")
+    table = table_for(entries)
+    play_until(table, entries, lambda m: isinstance(m, C.PlayerChows) and m.cpos is ChowPosition.ANYPOS)
+    table.close(2)
+    rejoined = texts(table.receive(9, "Connect 1110 2 P2"))
+    assert any(c == 9 and t.startswith("PlayerDiscards ") for c, t in rejoined), "the hand so far is replayed"
+    assert not [t for c, t in rejoined if c == 9 and t.startswith("PlayerChows ") and t.endswith("AnyPos")]

@@ -20,7 +20,7 @@ from mj.game.restore import restore_game
 from mj.game.sends import IllegalMove, Send
 from mj.protocol import cmsg as C
 from mj.protocol import pmsg as P
-from mj.protocol.fields import PlayerOption, ProtocolError
+from mj.protocol.fields import ChowPosition, PlayerOption, ProtocolError
 from mj.rules.classical.rules import CLASSICAL
 from mj.rules.options import GameOptions, OptionEntry
 from mj.rules.ruleset import Ruleset
@@ -333,6 +333,7 @@ class Table:
             self.exit_status = 0
         elif game is None:
             self.players.remove(record)
+            self._rejoined.discard(record.id)
             for other in self.players:
                 self._deliver(other.connection, C.Player(record.id, ""))
         elif self.settings.end_on_disconnect:
@@ -600,6 +601,7 @@ class Table:
             self._broadcast(C.StopPlay(f"Player {record.name} requested reconnect - please wait..."))
         else:
             self.players.remove(record)
+            self._rejoined.discard(record.id)
         self._deliver(connection, C.Reconnect())
         record.connection = None
         conn.player = None
@@ -793,8 +795,16 @@ class Table:
                     seen = _as_seen_by(item, player)
                     if seen is not None:
                         self._deliver(self._connection_of(player), seen)
+        self._wanted_info_tiles(game)
         self.active = True
         self._route(game.start_announcement(self.protocol))
+
+    def _wanted_info_tiles(self, game: Game) -> None:
+        """``SetPlayerOption InfoTiles 1`` sent before the game existed is honoured now, as by the original."""
+        for record in self.players:
+            conn = self.connections.get(record.connection) if record.connection is not None else None
+            if conn is not None and conn.options.get(PlayerOption.INFO_TILES) == 1:
+                game.info_tiles_wanted.add(record.id)
 
 
 def _check_save_name(name: str) -> None:
@@ -809,4 +819,6 @@ def _as_seen_by(item: C.CMsg, player: int) -> C.CMsg | None:
         return type(item)(item.id, tiles.BLANK)
     if isinstance(item, C.PlayerDoesntClaim | C.SwapTile) and item.id != player:
         return None
+    if isinstance(item, C.PlayerChows) and item.cpos is ChowPosition.ANYPOS and item.id != player:
+        return None  # "say which chow": the claimer's alone
     return item

@@ -243,10 +243,11 @@ class _Link(asyncio.Protocol):
         return False  # close our side too: the client has said all it will say
 
     def connection_lost(self, exc: Exception | None) -> None:
-        if self.client is not None:
-            if not self.client.gone.done():
-                self.client.gone.set_result(None)
-            self.server._end(self.client)
+        client, self.client = self.client, None  # no cycle left (client, transport, link) for the collector
+        if client is not None:
+            if not client.gone.done():
+                client.gone.set_result(None)
+            self.server._end(client)
 
 
 class Server:
@@ -593,8 +594,9 @@ class Server:
             if deadline is not None:
                 deadline.cancel()
         client.connect_deadline = client.line_deadline = None
-        # the socket stays open until its last messages are read: not forever
-        self._loop.call_later(CLOSE_GRACE, _drop_if_unsent, client.transport)
+        # the socket stays open until its last messages are read: not forever (nothing left to read: closed now)
+        if client.transport.get_write_buffer_size():
+            self._loop.call_later(CLOSE_GRACE, _drop_if_unsent, client.transport)
         self.table.closing.discard(client.number)
         if self.log is not None and not by_us:
             self.log.end_of_file(client.number)
