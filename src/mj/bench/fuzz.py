@@ -72,7 +72,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--clients", type=_positive, default=6, help="connections sending at once (default 6)")
     parser.add_argument("--seed", type=int, default=1, help="random seed of the mutations (default 1)")
     parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS, metavar="DIR",
-                        help="directory of server logs whose received lines are mutated (default: the recorded originals)")  # fmt: skip
+                        help="server logs whose received lines are mutated (default: the originals)")  # fmt: skip
 
 
 def _positive(text: str) -> int:
