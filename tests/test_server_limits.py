@@ -24,11 +24,12 @@ from pathlib import Path
 import pytest
 
 from mj.replay import read_entries, replay
+from mj.server import cli
 from mj.server.address import UnixAddress
 from mj.server.guard import FIRST_DELAY
 from mj.server.robotgame import announced_address, kill, wait_for_text
 from mj.server.transport import Limits, Server
-from mj.table import MAX_SAVE_NAMES, TOO_FAST, Table, TableSettings
+from mj.table import MAX_CHAT, MAX_SAVE_NAMES, TOO_FAST, Table, TableSettings
 from test_server import (  # noqa: F401
     OUR_SERVER,
     FakeTable,
@@ -433,3 +434,20 @@ def test_memory_after_50000_connections_comes_back_to_where_it_was(short_dir: Pa
         assert after - before < 4096, f"RSS {before} kB before, {after} kB after 50,000 connections"
     finally:
         kill(server)
+
+
+def test_the_limits_and_their_defaults_are_in_the_help_and_set_by_options() -> None:
+    text = " ".join(cli.build_parser().format_help().split())
+    defaults = Limits()
+    for option, default in (
+        ("--connect-timeout SECONDS", defaults.connect_timeout),
+        ("--line-timeout SECONDS", defaults.line_timeout),
+        ("--max-waiting N", defaults.max_waiting),
+        ("--max-waiting-per-address N", defaults.max_waiting_per_address),
+    ):
+        assert option in text and f"(default {default:g})" in text
+    assert f"at most {MAX_CHAT} characters" in text and f"doubling from {FIRST_DELAY:g} s" in text
+    args = cli.build_parser().parse_args(["--connect-timeout", "5", "--max-waiting", "100", "--line-timeout", "2.5"])
+    limits = cli.limits_from(args)
+    assert (limits.connect_timeout, limits.line_timeout, limits.max_waiting) == (5, 2.5, 100)
+    assert limits.max_connections > limits.max_waiting, "room for the players beyond the waiting connections"

@@ -31,7 +31,7 @@ from mj.server.guard import FIRST_DELAY, MAX_DELAY
 from mj.server.logwriter import LogWriter
 from mj.server.saver import make_saver, write_atomically
 from mj.server.transport import Limits, Server
-from mj.table import LoadError, Table, TableSettings, save_file_name
+from mj.table import MAX_CHAT, MAX_SAVE_NAMES, LoadError, Table, TableSettings, save_file_name
 
 #: The original accepts at most four ``--auth-basic`` entries, one per seat.
 MAX_AUTH: Final = 4
@@ -140,12 +140,15 @@ def _add_limit_arguments(parser: argparse.ArgumentParser) -> None:
     """The limits that keep idle, slow and guessing clients from locking the players out."""
     defaults = Limits()
     group = parser.add_argument_group(
-        "connection limits",
+        "limits that protect the players",
         "A connection is 'waiting' until the table accepts its Connect. When too many wait, the oldest "
         "waiting one is cut off to let the newcomer in, so a player can always come back. Failed "
         f"--auth-basic passwords make the next attempt from that address or for that id wait, "
         f"doubling from {FIRST_DELAY:g} s up to {MAX_DELAY:g} s. Lines longer than {MAX_LINE // 1024} KiB, "
-        f"or more than {defaults.max_pending} unanswered lines, cut their client off.",
+        f"or more than {defaults.max_pending} unanswered lines, cut their client off. A player may send "
+        f"{defaults.chat_burst} chat lines at once, then {defaults.chat_rate:g} a second, of at most {MAX_CHAT} "
+        f"characters, and save {defaults.save_burst} times at once, then {defaults.save_rate:g} times a second, "
+        f"under at most {MAX_SAVE_NAMES} names a game.",
     )
     add = group.add_argument
     add("--connect-timeout", type=_seconds, default=defaults.connect_timeout, metavar="SECONDS",
