@@ -43,6 +43,7 @@ MAX_SAVE_NAMES: Final = 8
 MAX_SAVE_NAME: Final = 64
 #: The characters of a save file name.
 _SAVE_NAME_CHARACTERS: Final = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-+")
+#: The answer to a save file name beyond those limits.
 BAD_SAVE_NAME: Final = f"Bad save file name: at most {MAX_SAVE_NAME} letters, digits or . - _ + (no dot first)"
 #: The answer to a chat line or a save beyond the rate the server allows a client (:meth:`Table.refuse`).
 TOO_FAST: Final = "Too many messages or saves too fast; wait a moment"
