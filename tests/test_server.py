@@ -497,6 +497,9 @@ class FakeTable:
         self.timer: tuple[Hashable, float] | None = None
         self.pause = 0.0
         self.events: list[tuple[str, int, float]] = []
+        self.auth_failures: list[tuple[int, int]] = []
+        #: Connections that have sent ``join`` (the table's accepted Connect).
+        self.players: set[int] = set()
 
     def open(self, connection: int) -> list[Delivery]:
         self.events.append(("open", connection, time.monotonic()))
@@ -511,6 +514,8 @@ class FakeTable:
             return [Delivery(connection, C.Message(0, connection, "bye"), True)]
         if line.startswith("timer "):
             self.timer = (line, float(line.split()[1]))
+        if line == "join":
+            self.players.add(connection)
         if line.startswith("exit "):
             self.exit_status = int(line.split()[1])
             return [Delivery(connection, C.Message(0, 0, "exiting"), False)]
@@ -518,6 +523,7 @@ class FakeTable:
 
     def close(self, connection: int) -> list[Delivery]:
         self.closing.discard(connection)
+        self.players.discard(connection)
         self.events.append(("close", connection, time.monotonic()))
         return []
 
@@ -531,6 +537,15 @@ class FakeTable:
 
     def pacing(self) -> float:
         return self.pause
+
+    def joined(self, connection: int) -> bool:
+        return connection in self.players
+
+    def refuse(self, connection: int, reason: str = "too fast") -> list[Delivery]:
+        return [Delivery(connection, C.Error(0, reason), True)]
+
+    def auth_player(self, connection: int) -> int | None:
+        return None
 
 
 RunLoop = Callable[[Coroutine[Any, Any, int]], int]

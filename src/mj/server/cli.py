@@ -24,14 +24,16 @@ from mj import tiles
 from mj.inputfile import SAVE_FILE_CAP, SMALL_FILE_CAP, InputFileError, read_capped
 from mj.protocol import cmsg as C
 from mj.protocol.fields import ProtocolError
-from mj.protocol.framing import ENCODING, LineDecoder
+from mj.protocol.framing import ENCODING, MAX_LINE, LineDecoder
 from mj.rules.options import GameOptions, OptionEntry, OptionError, check_entry, check_value
 from mj.server.address import DEFAULT_ADDRESS, Address, TcpAddress, parse_address
+from mj.server.diskqueue import DiskQueue
+from mj.server.guard import FIRST_DELAY, MAX_DELAY
 from mj.server.journal import Journal
 from mj.server.logwriter import LogWriter
-from mj.server.saver import make_saver
-from mj.server.transport import Server
-from mj.table import LoadError, Table, TableSettings, save_file_name
+from mj.server.saver import make_saver, write_atomically
+from mj.server.transport import Limits, Server
+from mj.table import MAX_CHAT, MAX_SAVE_NAMES, LoadError, Table, TableSettings, save_file_name
 
 #: The original accepts at most four ``--auth-basic`` entries, one per seat.
 MAX_AUTH: Final = 4
@@ -125,13 +127,72 @@ def build_parser() -> argparse.ArgumentParser:
     add("--wallfile", type=Path, metavar="FILE", help="use this wall for every hand (testing)")
     add("--nohist", action="store_true", help="keep no hand history (no resumption in mid-hand)")
     add("--http", metavar="HOST:PORT", help="also serve the browser client (HTTP and WebSocket) on HOST:PORT")
-    # --- issue 17 (files): the journal, the browser client's host names
     add("--allow-host", action="append", default=[], metavar="NAME",
         help="with --http: also answer pages calling this machine NAME (besides its address, localhost)")  # fmt: skip
     add("--journal", type=Path, metavar="FILE",
         help="keep the game in FILE as it happens, as a save file that --load-game resumes")  # fmt: skip
-    # --- end issue 17 (files)
+    _add_limit_arguments(parser)
     return parser
+
+
+# ---------------------------------------------------------------------- connection limits
+
+
+def _positive(text: str) -> int:
+    value = _natural(text)
+    if value == 0:
+        raise argparse.ArgumentTypeError(f"must be positive: {text!r}")
+    return value
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not 0 < value <= 86400:
+        raise argparse.ArgumentTypeError(f"must be more than 0 and at most 86400 seconds: {text!r}")
+    return value
+
+
+def _add_limit_arguments(parser: argparse.ArgumentParser) -> None:
+    """The limits that keep idle, slow and guessing clients from locking the players out."""
+    defaults = Limits()
+    group = parser.add_argument_group(
+        "limits that protect the players",
+        "A connection is 'waiting' until the table accepts its Connect. When too many wait, the oldest "
+        "waiting one is cut off to let the newcomer in, so a player can always come back. Failed "
+        f"--auth-basic passwords make the next attempt from that address or for that id wait, "
+        f"doubling from {FIRST_DELAY:g} s up to {MAX_DELAY:g} s. Lines longer than {MAX_LINE // 1024} KiB, "
+        f"or more than {defaults.max_pending} unanswered lines, cut their client off. A player may send "
+        f"{defaults.chat_burst} chat lines at once, then {defaults.chat_rate:g} a second, of at most {MAX_CHAT} "
+        f"characters, and save {defaults.save_burst} times at once, then {defaults.save_rate:g} times a second, "
+        f"under at most {MAX_SAVE_NAMES} names a game.",
+    )
+    add = group.add_argument
+    add("--connect-timeout", type=_seconds, default=defaults.connect_timeout, metavar="SECONDS",
+        help="cut off a connection whose Connect is not accepted within SECONDS (default %(default)g)")  # fmt: skip
+    add("--line-timeout", type=_seconds, default=defaults.line_timeout, metavar="SECONDS",
+        help="cut off a client not finishing a line SECONDS after starting it (default %(default)g)")  # fmt: skip
+    add("--max-waiting", type=_positive, default=defaults.max_waiting, metavar="N",
+        help="waiting connections in all (default %(default)d)")  # fmt: skip
+    add("--max-waiting-per-address", type=_positive, default=defaults.max_waiting_per_address, metavar="N",
+        help="waiting connections from one address, an IPv6 /64 (default %(default)d)")  # fmt: skip
+
+
+def limits_from(args: argparse.Namespace) -> Limits:
+    """The server's :class:`Limits` from the parsed options: room for every waiting connection and the players."""
+    defaults = Limits()
+    return Limits(
+        max_connections=max(defaults.max_connections, args.max_waiting + 16),
+        max_waiting=args.max_waiting,
+        max_waiting_per_address=args.max_waiting_per_address,
+        connect_timeout=args.connect_timeout,
+        line_timeout=args.line_timeout,
+    )
+
+
+# ---------------------------------------------------------------------- files and settings
 
 
 class OptionFileError(ValueError):
@@ -245,13 +306,14 @@ async def serve(
     log: LogWriter | None,
     http: TcpAddress | None = None,
     allow_hosts: Sequence[str] = (),
+    limits: Limits | None = None,
 ) -> int:
     """Listen, print ``OK: ADDRESS`` (§1.1), run the table; the exit status.
 
     With ``http``, the browser client is served there too (after the OK line, which
     stays the first line printed): its gateway joins this table as any client does.
     """
-    server = Server(table, log)
+    server = Server(table, log, limits)
     try:
         await server.start(address)
     except OSError as exc:
@@ -303,7 +365,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (OSError, ValueError) as exc:
         print(f"mj-server: {exc}", file=sys.stderr)
         return 1
-    table = Table(settings, saver=make_saver(Path.cwd()))
+    saves = DiskQueue(write_atomically)  # issue 17: saves are written off the event loop
+    table = Table(settings, saver=make_saver(Path.cwd(), saves.write))
     if args.load_game is not None:
         try:
             _load_game(table, args.load_game)
@@ -318,22 +381,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     except OSError as exc:
         print(f"mj-server: cannot open log file {args.logfile}: {exc}", file=sys.stderr)
         return 1
-    # --- issue 17 (files): the journal
     try:
         journal = Journal.start(args.journal, table) if args.journal else None
     except OSError as exc:
         print(f"mj-server: cannot write the journal {args.journal}: {exc}", file=sys.stderr)
         return 1
-    # --- end issue 17 (files)
     try:
         # uvloop: asyncio's loop written in C (on libuv), a fraction of the CPU per wake-up of a busy table
         with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
-            status = runner.run(serve(table, address, args.server, log, http, allow_hosts=args.allow_host))
+            limits = limits_from(args)
+            served = serve(table, address, args.server, log, http, allow_hosts=args.allow_host, limits=limits)
+            status = runner.run(served)
         if status == 0 and table.exit_status is None:  # stopped by SIGTERM or SIGINT, not by the game
             saved = table.save_on_exit()  # before the files are closed below
             if saved is not None:
                 print(f"mj-server: stopped by a signal; the game is saved in {saved}", file=sys.stderr)
     finally:
+        saves.close()  # every save queued, --save-on-exit's too, is on disk before we exit
         if log is not None:
             log.close()
         if journal is not None:

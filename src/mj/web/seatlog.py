@@ -49,6 +49,8 @@ class ChatLine:
     name: str
     text: str
     private: bool
+    #: Counts the chat lines from 1, so that a snapshot can carry only the lines a browser has not seen.
+    number: int = 0
 
 
 class SeatLog:
@@ -165,7 +167,8 @@ class SeatLog:
             case C.StateSaved(filename=filename):
                 self.notices.append(f"Game saved as {filename}")
             case C.Message(sender=sender, addressee=addressee, text=text):
-                self.chat.append(ChatLine(sender, self.name(sender), text, addressee != 0))
+                number = self.chat[-1].number + 1 if self.chat else 1
+                self.chat.append(ChatLine(sender, self.name(sender), text, addressee != 0, number))
             case C.GameOver():
                 self.notices.append("The game is over")
             case _:

@@ -61,6 +61,8 @@ class Session:
         self.on_close: Callable[[], None] | None = None
         #: When the last browser went away (monotonic), None while one is attached.
         self.orphaned_since: float | None = time.monotonic()
+        #: The number of the last chat line the attached browsers have been sent.
+        self._chat_broadcast = 0
         self._requested_id = player_id
         self._writer: asyncio.StreamWriter | None = None
         self._reader_task: asyncio.Task[None] | None = None
@@ -258,9 +260,14 @@ class Session:
 
     # ------------------------------------------------------------------ browsers
 
-    def snapshot(self) -> Json:
+    def snapshot(self, chat_after: int | None = None) -> Json:
+        """The snapshot; the chat lines numbered after ``chat_after`` only, or (None) the whole chat."""
         connection = {"status": self.status, "detail": self.detail, "server": self.target, "name": self.name}
-        return snapshot.build(self.view, self.log, self.dialog(), connection)
+        return snapshot.build(self.view, self.log, self.dialog(), connection, chat_after)
+
+    def _chat_sent(self) -> int:
+        """The number of the last chat line, which every attached browser has once the next snapshot is sent."""
+        return self.log.chat[-1].number if self.log.chat else 0
 
     async def attach(self, ws: web.WebSocketResponse) -> None:
         self.sockets.add(ws)
@@ -274,7 +281,9 @@ class Session:
 
     async def broadcast(self) -> None:
         if self.sockets:
-            await self._to_all(json.dumps(self.snapshot()))
+            state = self.snapshot(self._chat_broadcast)
+            self._chat_broadcast = self._chat_sent()
+            await self._to_all(json.dumps(state))
 
     async def _to_all(self, text: str) -> None:
         for ws in list(self.sockets):

@@ -97,8 +97,14 @@ def _options(view: SeatView) -> list[Json]:
     ]
 
 
-def build(view: SeatView, log: SeatLog, dialog: Dialog | None, connection: Json) -> Json:
-    """The snapshot for the browser; ``connection`` describes the link to the game server."""
+def build(view: SeatView, log: SeatLog, dialog: Dialog | None, connection: Json, chat_after: int | None = None) -> Json:
+    """The snapshot for the browser; ``connection`` describes the link to the game server.
+
+    ``chat`` carries the chat lines numbered after ``chat_after``, which the browsers
+    add to those they have; with None it carries them all and ``chat_reset`` says so
+    (a browser just attached). A snapshot goes out after every change, so sending the
+    whole chat each time cost as much as the chat was long.
+    """
     players = _players(view, log) if len(view.seats) == 4 else []
     waiting = [{"id": pid, "name": p.name} for pid, p in view.players.items() if pid not in view.seats]
     highlight = None
@@ -142,6 +148,11 @@ def build(view: SeatView, log: SeatLog, dialog: Dialog | None, connection: Json)
         "dialog": dialog.to_json() if dialog is not None else None,
         "scoring": _scoring(view, log),
         "options": _options(view),
-        "chat": [{"sender": c.sender, "name": c.name, "text": c.text, "private": c.private} for c in log.chat],
+        "chat": [
+            {"n": c.number, "sender": c.sender, "name": c.name, "text": c.text, "private": c.private}
+            for c in log.chat
+            if chat_after is None or c.number > chat_after
+        ],
+        "chat_reset": chat_after is None,
         "notices": list(log.notices)[-NOTICES_SENT:],
     }

@@ -76,7 +76,19 @@ function welcome(message) {
   }
 }
 
+// A snapshot carries only the chat lines not sent before (all of them with chat_reset): kept here.
+const KEPT_CHAT = 200;
+
+function mergeChat(state) {
+  if (state.chat_reset || !app.chat) app.chat = [];
+  const last = app.chat.length ? app.chat[app.chat.length - 1].n : 0;
+  for (const line of state.chat || []) if (line.n > last) app.chat.push(line);
+  if (app.chat.length > KEPT_CHAT) app.chat.splice(0, app.chat.length - KEPT_CHAT);
+  state.chat = app.chat;
+}
+
 function update(state) {
+  mergeChat(state);
   const previous = app.state;
   app.state = state;
   dialog.state = state;
