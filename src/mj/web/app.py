@@ -64,7 +64,8 @@ class GatewayConfig:
     default_name: str = "Player"
     #: More mj-server options for local games (after the panel's, so they win).
     server_args: tuple[str, ...] = ()
-    level: int = 1
+    #: The robots' level in local games (mj-player's default).
+    level: int = 3
     #: Where new local games listen; None picks a private Unix socket each time.
     local_address: Callable[[], str] | None = None
 
@@ -114,6 +115,7 @@ class Gateway:
             loop.run_in_executor(None, game.stop)  # ends the robots and server without blocking the loop
 
         session.on_close = stop_game
+        session.log.save_folder = str(Path.cwd())  # our server saves into the folder it was started in
         self.sessions[session.token] = session
         return session
 
@@ -163,6 +165,7 @@ class Gateway:
             "join_any": self.config.target is None,
             "server": self.config.target or "",
             "name": self.config.default_name,
+            "level": self.config.level,
         }
 
     async def _websocket(self, request: web.Request) -> web.StreamResponse:

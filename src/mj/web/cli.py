@@ -41,7 +41,8 @@ def build_parser(prog: str = "xmj") -> argparse.ArgumentParser:
     parser.add_argument("--http", default="localhost:0", metavar="HOST:PORT",
                         help="where the browser page is served (default: a free port on localhost)")  # fmt: skip
     parser.add_argument("--no-browser", action="store_true", help="print the page's address instead of opening it")
-    parser.add_argument("--level", type=int, choices=(1, 2, 3), default=1, help="the robots' level")
+    parser.add_argument("--level", type=int, choices=(1, 2, 3), default=3,
+                        help="the robots' level (default 3, as mj-player's)")  # fmt: skip
     parser.add_argument("--client", choices=("browser", "xmj", "none"), default="browser",
                         help="who takes your seat: the browser (default), the original GTK xmj, "
                              "or none (wait for any client at the printed address)")  # fmt: skip

@@ -278,7 +278,10 @@ def _declaring(view: SeatView) -> Dialog | None:
         Button("kong", "Kong", "k", _tile_choices(moves.closed_kongs(view), P.DeclareClosedKong), needs_tile=True),
         Button("finish", "Finish", "f", {NO_TILE: P.DeclareSpecial(BLANK)}),
     )
-    select = tiles.code(specials[-1]) if specials else None
+    kongs = moves.closed_kongs(view)
+    # preselect what the default button takes, so that Enter declares it at once
+    first = specials[-1] if specials else (kongs[0] if kongs else None)
+    select = tiles.code(first) if first is not None else None
     return Dialog("declaring", "Declare specials", buttons, "declare" if specials else "finish", select=select)
 
 

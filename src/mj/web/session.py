@@ -157,6 +157,7 @@ class Session:
         self.view = SeatView(old.view.my_id)
         self.log = SeatLog(self.view)
         self.log.chat, self.log.notices, self.log.scoring = old.chat, old.notices, old.scoring
+        self.log.moves, self.log.save_folder = old.moves, old.save_folder
         self._seated.clear()
         await self._open()
 
@@ -259,7 +260,8 @@ class Session:
     # ------------------------------------------------------------------ browsers
 
     def snapshot(self) -> Json:
-        connection = {"status": self.status, "detail": self.detail, "server": self.target, "name": self.name}
+        connection = {"status": self.status, "detail": self.detail, "server": self.target, "name": self.name,
+                      "save_folder": self.log.save_folder}  # fmt: skip
         return snapshot.build(self.view, self.log, self.dialog(), connection)
 
     async def attach(self, ws: web.WebSocketResponse) -> None:

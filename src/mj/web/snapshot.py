@@ -12,13 +12,15 @@ from typing import Any
 
 from mj import tiles
 from mj.melds import Meld
-from mj.robot.view import SeatView
+from mj.robot.view import Phase, SeatView
 from mj.rules.options import OptionType
 from mj.web.dialogs import Dialog
 from mj.web.seatlog import SeatLog
 
 #: Notices sent with each snapshot (the newest last); the rest stay in the log.
 NOTICES_SENT = 20
+#: Lines of the move log sent with each snapshot (the newest last).
+MOVES_SENT = 80
 
 Json = dict[str, Any]
 
@@ -97,6 +99,15 @@ def _options(view: SeatView) -> list[Json]:
     ]
 
 
+def _turn(view: SeatView) -> int | None:
+    """The player the table waits for: the declarer of specials, then whoever must draw or discard."""
+    if view.phase is Phase.DECLARING and 0 <= view.declarer < len(view.seats):
+        return view.seats[view.declarer]
+    if view.phase is Phase.PLAYING and view.pending is None:
+        return view.turn
+    return None
+
+
 def build(view: SeatView, log: SeatLog, dialog: Dialog | None, connection: Json) -> Json:
     """The snapshot for the browser; ``connection`` describes the link to the game server."""
     players = _players(view, log) if len(view.seats) == 4 else []
@@ -127,6 +138,7 @@ def build(view: SeatView, log: SeatLog, dialog: Dialog | None, connection: Json)
             "washout": log.washout,
             "protocol": view.protocol,
             "started": len(view.seats) == 4,
+            "turn": _turn(view),
         },
         "wall": {
             "size": tiles.wall_size(flowers),
@@ -144,4 +156,7 @@ def build(view: SeatView, log: SeatLog, dialog: Dialog | None, connection: Json)
         "options": _options(view),
         "chat": [{"sender": c.sender, "name": c.name, "text": c.text, "private": c.private} for c in log.chat],
         "notices": list(log.notices)[-NOTICES_SENT:],
+        "moves": [{"kind": kind, "text": text} for kind, text in list(log.moves)[-MOVES_SENT:]],
+        # Marks the page draws on every tile of a code (a rule system's wild tiles); none in Chinese Classical.
+        "marks": {},
     }
