@@ -75,12 +75,13 @@ export class Hand {
         }
       }
     }
-    if (sortMode === 'always') {
-      for (const code of remaining) {
-        const at = kept.findIndex((other) => tileValue(other) > tileValue(code));
-        kept.splice(at < 0 ? kept.length : at, 0, code);
-      }
-    } else if (sortMode === 'deal' && remaining.length > 1) {
+    if (sortMode === 'always' && remaining.length === 1) {
+      // a tile drawn or taken: to its sorted place among ours
+      const code = remaining[0];
+      const at = kept.findIndex((other) => tileValue(other) > tileValue(code));
+      kept.splice(at < 0 ? kept.length : at, 0, code);
+    } else if (sortMode !== 'never') {
+      // the deal, or tiles our remembered arrangement does not place: at the end, sorted
       kept.push(...remaining.sort(byValue));
     } else {
       kept.push(...remaining);

@@ -146,7 +146,8 @@ export function messagesBody(state, send) {
 /** Ask before doing something that ends the game in progress; ``action`` runs on "yes". */
 export function confirmPanel(title, question, yes, action) {
   openPanel('confirm', title, el('p', { text: question }), [
-    { label: yes, primary: true, action },
+    // closed before the action, which may open a window of its own
+    { label: yes, primary: true, action: () => { closePanel(); action(); return false; } },
     { label: 'Cancel' },
   ]);
 }
