@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import itertools
+import json
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -492,3 +493,84 @@ def test_tiles_moved_with_shift_arrows_keep_their_order_after_a_reload(page: Any
         rest = shown[3:]
         values = page.evaluate("(codes) => import('/static/js/tiles.js').then((m) => codes.map(m.tileValue))", rest)
         assert values == sorted(values)
+
+
+# ------------------------------------------------------------------ other rule systems' dialogs and marks
+
+#: An IMS-style bid, as a coming rule system's snapshot will offer it: the page has no layout of its own for it.
+IMS_BUTTONS = [
+    {"id": "draw", "label": "Draw", "key": "d", "enabled": True, "tiles": None, "shows": []},
+    {
+        "id": "connect-lower",
+        "label": "Connect lower",
+        "key": "l",
+        "enabled": True,
+        "tiles": None,
+        "shows": ["1B", "2B", "3B"],
+    },
+    {"id": "connect-middle", "label": "Connect middle", "key": "i", "enabled": False, "tiles": None, "shows": []},
+    {
+        "id": "connect-upper",
+        "label": "Connect upper",
+        "key": "u",
+        "enabled": True,
+        "tiles": None,
+        "shows": ["2B", "3B", "4B"],
+    },
+    {"id": "triplet", "label": "Triplet", "key": "t", "enabled": True, "tiles": None, "shows": []},
+    {"id": "quadruplet", "label": "Quadruplet", "key": "q", "enabled": False, "tiles": None, "shows": []},
+    {"id": "mahjong", "label": "MahJong", "key": "m", "enabled": False, "tiles": None, "shows": []},
+    {"id": "pass", "label": "Pass", "key": "p", "enabled": True, "tiles": None, "shows": []},
+]
+
+
+def test_the_page_draws_whatever_buttons_and_tile_marks_the_snapshot_offers(page: Any) -> None:
+    sent: list[dict[str, Any]] = []
+
+    def route(ws: Any) -> None:
+        server = ws.connect_to_server()
+
+        def to_page(message: str | bytes) -> None:
+            data = json.loads(message)
+            if data.get("type") == "state" and data.get("dialog") and data["dialog"]["kind"] == "claim":
+                data["dialog"].update(kind="bid", title="Bid for the discard", buttons=IMS_BUTTONS, default="pass")
+            if data.get("type") == "state":
+                data["marks"] = {f"{n}D": ["wild"] for n in range(1, 10)}  # every circle: some are in sight
+            ws.send(json.dumps(data))
+
+        def to_server(message: str | bytes) -> None:
+            data = json.loads(message)
+            if data.get("type") == "act" and data.get("button") in {b["id"] for b in IMS_BUTTONS} - {"mahjong"}:
+                sent.append(dict(data))
+                data["button"] = "noclaim"  # what our classical table understands
+            server.send(json.dumps(data))
+
+        ws.on_message(to_server)
+        server.on_message(to_page)
+
+    page.route_web_socket("**/ws", route)
+    use_prefs(page, '{"autoPass": false}')
+    with running_xmj("--timeout", "0", "--seed", "12", name="Bids", options=LEVEL_1) as xmj:
+        page.goto(xmj.page)
+        box = page.locator(".action[data-kind=bid]")
+        deadline = time.monotonic() + 60
+        while not box.count():
+            assert time.monotonic() < deadline, "no discard to bid for"
+            with contextlib.suppress(PlaywrightError):
+                answer(page)
+            page.wait_for_timeout(40)
+        labels = box.locator(".buttons button").all_inner_texts()
+        assert [text.split("\n")[0] for text in labels] == [b["label"] for b in IMS_BUTTONS]
+        assert box.locator("button[data-id=connect-lower] .shows .tile").count() == 3
+        assert box.locator("button[data-id=pass]").get_attribute("class") == "default"
+        r = page.evaluate(RECTS)
+        assert inside(r["dialog"][0], r["window"]) and not overlap(r["dialog"][0], r["board"])
+        # every tile of a marked code, wherever it lies, carries the mark
+        for tile in page.locator("#board [data-tile]").all():
+            code = str(tile.get_attribute("data-tile"))
+            circle = code[0].isdigit() and code[1] == "D"
+            assert (tile.get_attribute("data-marks") == "wild") == circle, code
+        assert page.locator("#board .tile.marked").count() >= 1
+        page.keyboard.press("Enter")
+        page.wait_for_function("!document.querySelector('.action[data-kind=bid]')")
+        assert sent and sent[-1]["button"] == "pass"

@@ -264,8 +264,9 @@ export function placeDialog(place, floatAt, onMoved) {
   if (holder.parentElement !== dock) dock.appendChild(holder);
   const float = document.getElementById('float-dock');
   if (place !== 'float') return;
-  const board = document.getElementById('board').getBoundingClientRect();
-  const at = floatAt || { x: Math.max(0, board.right - 460), y: Math.max(0, board.bottom - 260) };
+  // until dragged, it floats over the side column's top, clear of the table
+  const side = document.getElementById('sidebar').getBoundingClientRect();
+  const at = floatAt || { x: side.left + 8, y: side.top + 8 };
   const clamp = (v, max) => Math.max(0, Math.min(v, max));
   float.style.left = `${clamp(at.x, window.innerWidth - 120)}px`;
   float.style.top = `${clamp(at.y, window.innerHeight - 60)}px`;
