@@ -19,7 +19,7 @@ from mj.narrate import Narrator
 from mj.protocol import cmsg as C
 from mj.protocol.fields import ChowPosition
 from mj.robot.view import SeatView
-from mj.tiles import BLANK, WINDS, Tile, code
+from mj.tiles import BLANK, Tile, code
 
 #: Chat lines and notices kept for a browser that (re)loads the page.
 KEPT_LINES: Final = 200
@@ -30,8 +30,6 @@ _CLAIM_WORDS: Final[dict[type[C.CMsg], str]] = {
     C.PlayerClaimsKong: "Kong!",
     C.PlayerClaimsMahJong: "Mah Jong!",
 }
-
-_ROUND_NAMES: Final = dict(zip(WINDS, ("East", "South", "West", "North"), strict=True))
 
 
 @dataclass(slots=True)
@@ -210,9 +208,7 @@ class SeatLog:
                 line = f"{narrator.who(pid)} scores {score}"
             case C.Settlement() | C.WashOut() | C.GameOver():
                 line = None  # the Scoring window and the notices say these
-            case C.NewRound(wind=wind):
-                line = f"The {_ROUND_NAMES[wind]} round begins"
             case _:
                 line = narrator.line(msg)
         if line:
-            self.moves.append(("move", line.strip().removeprefix("*** ")))
+            self.moves.append(("move", line.strip(" \n#*")))  # the narrator's banners ("### East round ###") bare
