@@ -72,7 +72,8 @@ class GatewayConfig:
     default_name: str = "Player"
     #: More mj-server options for local games (after the panel's, so they win).
     server_args: tuple[str, ...] = ()
-    level: int = 1
+    #: The robots' level in local games (mj-player's default).
+    level: int = 3
     #: Where new local games listen; None picks a private Unix socket each time.
     local_address: Callable[[], str] | None = None
     #: The names of the ``Host`` and ``Origin`` headers answered (DNS rebinding, mj.web.hosts).
@@ -150,6 +151,7 @@ class Gateway:
             loop.run_in_executor(None, game.stop)  # ends the robots and server without blocking the loop
 
         session.on_close = stop_game
+        session.log.save_folder = str(self.config.save_folder or Path.cwd())  # where our server saves
         self._add(session)
         return session
 
@@ -239,6 +241,7 @@ class Gateway:
             "join_any": self.config.target is None,
             "server": self.config.target or "",
             "name": self.config.default_name,
+            "level": self.config.level,
         }
 
     async def _websocket(self, request: web.Request) -> web.StreamResponse:

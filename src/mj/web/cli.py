@@ -49,7 +49,8 @@ def build_parser(prog: str = "xmj") -> argparse.ArgumentParser:
     parser.add_argument("--page-grace", type=float, default=PAGE_GRACE_SECONDS, metavar="SECONDS",
                         help="how long a local game waits for its page to come back (a reload) before it is "
                              "ended (default %(default)s)")  # fmt: skip
-    parser.add_argument("--level", type=int, choices=(1, 2, 3), default=1, help="the robots' level")
+    parser.add_argument("--level", type=int, choices=(1, 2, 3), default=3,
+                        help="the robots' level (default 3, as mj-player's)")  # fmt: skip
     parser.add_argument("--client", choices=("browser", "xmj", "none"), default="browser",
                         help="who takes your seat: the browser (default), the original GTK xmj, "
                              "or none (wait for any client at the printed address)")  # fmt: skip

@@ -61,8 +61,8 @@ class Session:
         self.on_close: Callable[[], None] | None = None
         #: When the last browser went away (monotonic), None while one is attached.
         self.orphaned_since: float | None = time.monotonic()
-        #: The number of the last chat line the attached browsers have been sent.
-        self._chat_broadcast = 0
+        #: The last chat and move-log lines the attached browsers have been sent.
+        self._broadcast_sent = snapshot.Sent(0, 0)
         self._requested_id = player_id
         self._writer: asyncio.StreamWriter | None = None
         self._reader_task: asyncio.Task[None] | None = None
@@ -159,6 +159,7 @@ class Session:
         self.view = SeatView(old.view.my_id)
         self.log = SeatLog(self.view)
         self.log.chat, self.log.notices, self.log.scoring = old.chat, old.notices, old.scoring
+        self.log.moves, self.log.save_folder = old.moves, old.save_folder
         self._seated.clear()
         await self._open()
 
@@ -260,14 +261,11 @@ class Session:
 
     # ------------------------------------------------------------------ browsers
 
-    def snapshot(self, chat_after: int | None = None) -> Json:
-        """The snapshot; the chat lines numbered after ``chat_after`` only, or (None) the whole chat."""
-        connection = {"status": self.status, "detail": self.detail, "server": self.target, "name": self.name}
-        return snapshot.build(self.view, self.log, self.dialog(), connection, chat_after)
-
-    def _chat_sent(self) -> int:
-        """The number of the last chat line, which every attached browser has once the next snapshot is sent."""
-        return self.log.chat[-1].number if self.log.chat else 0
+    def snapshot(self, sent: snapshot.Sent | None = None) -> Json:
+        """The snapshot; the chat and move-log lines after those ``sent`` only, or (None) all of them."""
+        connection = {"status": self.status, "detail": self.detail, "server": self.target, "name": self.name,
+                      "save_folder": self.log.save_folder}  # fmt: skip
+        return snapshot.build(self.view, self.log, self.dialog(), connection, sent)
 
     async def attach(self, ws: web.WebSocketResponse) -> None:
         self.sockets.add(ws)
@@ -281,8 +279,8 @@ class Session:
 
     async def broadcast(self) -> None:
         if self.sockets:
-            state = self.snapshot(self._chat_broadcast)
-            self._chat_broadcast = self._chat_sent()
+            state = self.snapshot(self._broadcast_sent)
+            self._broadcast_sent = snapshot.Sent.of(self.log)
             await self._to_all(json.dumps(state))
 
     async def _to_all(self, text: str) -> None:
