@@ -3,12 +3,19 @@ VENV     := .venv
 BIN      := $(VENV)/bin
 STAMP    := $(VENV)/.installed
 
-.PHONY: venv compiled test lint play clean
+.PHONY: system venv compiled test lint play clean
+
+# The system packages the goals need (scripts/setup-system.sh holds the list): installed when missing,
+# as root or with sudo, or make stops at once saying the command to run. `make test` needs them all.
+goal_is = $(filter $(1),$(MAKECMDGOALS))
+SYSTEM := $(if $(call goal_is,test),test,$(if $(call goal_is,play),play,$(if $(call goal_is,compiled),build,venv)))
+system:
+	@scripts/setup-system.sh $(SYSTEM)
 
 venv: $(STAMP)
 
 # Installed as pure Python; `compiled` then builds the C extensions in place.
-$(STAMP): pyproject.toml setup.py
+$(STAMP): pyproject.toml setup.py | system
 	python3 -m venv $(VENV)
 	MJ_NO_EXTENSIONS=1 $(BIN)/pip install -e '.[dev]'
 	touch $@
@@ -24,8 +31,9 @@ lint: venv
 	$(BIN)/mypy scripts/record_original_games.py
 	$(BIN)/mypy scripts/compare_servers.py scripts/robot_games.py scripts/tournament.py
 
+# Everything is installed by now, so no test may skip for a missing program: the variables make them fail.
 test: lint compiled
-	$(BIN)/pytest -q
+	MJ_REQUIRE_ORIGINAL=1 MJ_REQUIRE_BROWSER=1 MJ_REQUIRE_COMPILED=1 MJ_REQUIRE_POSTGRES=1 $(BIN)/pytest -q
 
 play: compiled
 	$(BIN)/xmj

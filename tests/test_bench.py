@@ -155,6 +155,7 @@ def test_server_benchmark_seeds_are_lists_and_ranges() -> None:
 # (its figures are checked in tests/test_arena.py)
 
 TINY["arena"] = ["--seeds", "1001"]
+TINY["fuzz"] = ["--lines", "3000"]
 
 
 @pytest.fixture(autouse=True)

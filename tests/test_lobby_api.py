@@ -11,6 +11,8 @@ import os
 import signal
 import subprocess
 import sys
+import urllib.error
+import urllib.request
 from pathlib import Path
 from typing import Any
 
@@ -121,3 +123,16 @@ def test_a_lobby_killed_mid_game_resumes_its_table_and_the_record_has_every_move
     third = start_lobby(database_url)
     assert third.get(f"/api/games/{table['game']}") == finished
     assert third.get(f"/api/tables/{answer['table']}")["status"] == "finished"
+
+
+def test_the_lobby_answers_only_its_own_host_names(start_lobby: Any, tmp_path: Path) -> None:
+    """A page of another site that made its name resolve to the lobby (DNS rebinding) gets nothing."""
+    lobby = start_lobby(f"sqlite:///{tmp_path / 'lobby.db'}", "--allow-host", "mj.example")
+    for host, status in (("evil.example", 421), ("mj.example", 200), ("localhost", 200)):
+        request = urllib.request.Request(lobby.url + "api/tables", headers={"Host": host})
+        try:
+            with urllib.request.urlopen(request, timeout=30) as response:
+                answer = response.status
+        except urllib.error.HTTPError as exc:
+            answer = exc.code
+        assert answer == status, host

@@ -29,6 +29,7 @@ import pytest
 import uvloop
 
 from conftest import ORIGINAL_PLAYER, OUR_SERVER, require_original
+from mj import tiles
 from mj.logfile import parse_log
 from mj.protocol import cmsg as C
 from mj.protocol.framing import ENCODING, encode_line
@@ -336,24 +337,25 @@ def test_bad_options_exit_with_status_1(arguments: list[str], capsys: pytest.Cap
     assert "error" in capsys.readouterr().err
 
 
-def test_bad_files_exit_with_status_1(tmp_path: Path) -> None:
+def test_bad_files_exit_with_status_2_and_other_bad_settings_with_status_1(tmp_path: Path) -> None:
+    """A file read is refused with status 2 (tests/test_input_files.py has every kind); other settings 1."""
     short_wall = tmp_path / "short.wall"
     short_wall.write_text("1B 2B 3B\n")
     saved = tmp_path / "bad.mjs"
     saved.write_text("this is not a saved game\r\n")
-    for arguments in (
-        ["--wallfile", str(short_wall)],
-        ["--option-file", str(tmp_path / "missing.opt")],
-        ["--load-game", str(saved)],
-        ["--load-game", str(tmp_path / "missing.mjs")],
-        [f"--auth-basic={n}:pw" for n in range(1, 6)],
-        ["--logfile", str(tmp_path / "no" / "such" / "dir.log")],
+    for status, arguments in (
+        (2, ["--wallfile", str(short_wall)]),
+        (2, ["--option-file", str(tmp_path / "missing.opt")]),
+        (2, ["--load-game", str(saved)]),
+        (2, ["--load-game", str(tmp_path / "missing.mjs")]),
+        (1, [f"--auth-basic={n}:pw" for n in range(1, 6)]),
+        (1, ["--logfile", str(tmp_path / "no" / "such" / "dir.log")]),
     ):
         # a subprocess, so that a file wrongly accepted cannot leave a server listening in this process
         done = subprocess.run(
             [*OUR_SERVER, "--server", "s", *arguments], cwd=tmp_path, capture_output=True, timeout=30, check=False
         )
-        assert done.returncode == 1, arguments
+        assert done.returncode == status, arguments
         assert b"mj-server: " in done.stderr and done.stdout == b"", arguments
 
 
@@ -364,7 +366,7 @@ def test_options_become_table_settings(tmp_path: Path) -> None:
         b"junk line\r\nGameOption 0 NumRounds nat 0 1 2 number of rounds to play"  # no final newline
     )
     wall = tmp_path / "x.wall"
-    wall.write_text(" ".join(["1B"] * 136))
+    wall.write_text(tiles.codes(reversed(tiles.full_set(False))))
     arguments = [
         *["--timeout", "3", "--pause", "5", "--seed", "42", "--random-seats", "--id-order-seats"],
         *["--disconnect-penalties", "10,20", "--end-on-disconnect", "--exit-on-disconnect", "--save-on-exit"],
@@ -495,6 +497,9 @@ class FakeTable:
         self.timer: tuple[Hashable, float] | None = None
         self.pause = 0.0
         self.events: list[tuple[str, int, float]] = []
+        self.auth_failures: list[tuple[int, int]] = []
+        #: Connections that have sent ``join`` (the table's accepted Connect).
+        self.players: set[int] = set()
 
     def open(self, connection: int) -> list[Delivery]:
         self.events.append(("open", connection, time.monotonic()))
@@ -509,6 +514,8 @@ class FakeTable:
             return [Delivery(connection, C.Message(0, connection, "bye"), True)]
         if line.startswith("timer "):
             self.timer = (line, float(line.split()[1]))
+        if line == "join":
+            self.players.add(connection)
         if line.startswith("exit "):
             self.exit_status = int(line.split()[1])
             return [Delivery(connection, C.Message(0, 0, "exiting"), False)]
@@ -516,6 +523,7 @@ class FakeTable:
 
     def close(self, connection: int) -> list[Delivery]:
         self.closing.discard(connection)
+        self.players.discard(connection)
         self.events.append(("close", connection, time.monotonic()))
         return []
 
@@ -529,6 +537,15 @@ class FakeTable:
 
     def pacing(self) -> float:
         return self.pause
+
+    def joined(self, connection: int) -> bool:
+        return connection in self.players
+
+    def refuse(self, connection: int, reason: str = "too fast") -> list[Delivery]:
+        return [Delivery(connection, C.Error(0, reason), True)]
+
+    def auth_player(self, connection: int) -> int | None:
+        return None
 
 
 RunLoop = Callable[[Coroutine[Any, Any, int]], int]

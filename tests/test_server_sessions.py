@@ -247,5 +247,8 @@ def test_robots_with_their_passwords_play_and_a_wrong_password_is_refused(lab: L
 def test_an_id_not_listed_is_refused_and_cut_off(lab: Lab) -> None:
     lab.start_server("--timeout", "0", *AUTH)
     stranger = lab.robot("Stranger", "--id", "7", "--password", "secret")
-    lab.wait_log(b"<cnx1 Connect 1110 7 Stranger\r\n>cnx1 ConnectReply 1110 0 id not authorized for this game\r\n")
+    lab.wait_log(
+        b"<cnx1 Connect 1110 7 Stranger\r\n<cnx1 AuthInfo basic secret\r\n"
+        b">cnx1 ConnectReply 1110 0 Authentication failure\r\n"
+    )
     assert lab.wait_exits(stranger, timeout=3) == [1], "refused and cut off, the robot gives up"

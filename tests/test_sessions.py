@@ -268,12 +268,20 @@ def test_a_wrong_password_is_refused_and_the_connection_closed() -> None:
     assert 1 in table.closing and not table.players
 
 
-def test_ids_not_listed_are_not_let_in_and_empty_passwords_need_none() -> None:
+def test_ids_not_listed_are_asked_for_a_password_and_refused_as_a_wrong_one_and_empty_passwords_need_none() -> None:
     table = auth_table()
-    assert texts(table.receive(1, "Connect 1110 7 Mallory")) == [
-        (1, "ConnectReply 1110 0 id not authorized for this game")
-    ]
+    assert texts(table.receive(1, "Connect 1110 7 Mallory")) == [(1, "AuthReqd basic ")]
+    assert texts(table.receive(1, "AuthInfo basic secret")) == [(1, "ConnectReply 1110 0 Authentication failure")]
+    assert 1 in table.closing and table.auth_failures == [(1, 7)]
     assert texts(table.receive(2, "Connect 1110 2 Bob")) == [(2, "ConnectReply 1110 2 ")]
+
+
+def test_an_unknown_id_and_a_wrong_password_get_the_same_answers() -> None:
+    answers = []
+    for connect in ("Connect 1110 7 Mallory", "Connect 1110 1 Mallory"):
+        table = auth_table()
+        answers.append(texts(table.receive(1, connect)) + texts(table.receive(1, "AuthInfo basic guess")))
+    assert answers[0] == answers[1]
 
 
 # ---------------------------------------------------------------- timers

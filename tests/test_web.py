@@ -80,12 +80,17 @@ class Browser:
     state: Json | None = None
     errors: list[str] = field(default_factory=list)
     welcome: Json | None = None
+    #: The move log by line number, merged from the snapshots as the page merges it (each carries new lines only).
+    moves: dict[int, Json] = field(default_factory=dict)
 
     async def receive(self, timeout: float = 10.0) -> Json:
         message = await asyncio.wait_for(self.ws.receive_json(), timeout)
         assert isinstance(message, dict)
         if message["type"] == "state":
             self.state = message
+            if message["moves_reset"]:
+                self.moves.clear()
+            self.moves.update((line["n"], line) for line in message["moves"])
         elif message["type"] == "error":
             self.errors.append(message["message"])
         elif message["type"] == "welcome":
@@ -266,11 +271,13 @@ def test_chat_options_save_and_resume_from_the_page(tmp_path: Path) -> None:
                 lambda s: len(s["players"][0]["discards"]) >= 2 and (s["dialog"] or {}).get("kind") == "claim"
             )
             await tab.send({"type": "save", "filename": "../mid-hand"})
-            state = await tab.until(lambda s: "Game saved as mid-hand.mjs" in s["notices"])
+            # the notice names the folder too: our local server writes into the one xmj was started in
+            state = await tab.until(lambda s: f"Game saved as mid-hand.mjs in {tmp_path}" in s["notices"])
+            assert state["connection"]["save_folder"] == str(tmp_path)
             saved.extend(p["discards"] for p in state["players"])
 
     async def resume(xmj: Xmj) -> None:
-        async with browser_tab(xmj.base, None) as tab:
+        async with browser_tab(xmj.base, xmj.token) as tab:  # xmj's own page: local-game actions allowed
             await tab.receive()
             await tab.send({"type": "resume", "file": "mid-hand.mjs", "name": "Alice", "timeout": 0})
             state = await tab.until(lambda s: s["game"]["active"] and s["game"]["phase"] == "playing", 30)
@@ -310,7 +317,13 @@ def test_mj_server_http_serves_the_client_and_seats_a_browser_at_its_table(tmp_p
             async with browser_tab(base, None) as tab:
                 await tab.receive()
                 assert tab.welcome is not None and tab.welcome["token"] is None
-                assert tab.welcome["caps"] == {"local": False, "join_any": False, "server": str(sock), "name": "Player"}
+                assert tab.welcome["caps"] == {
+                    "local": False,
+                    "join_any": False,
+                    "server": str(sock),
+                    "name": "Player",
+                    "level": 3,
+                }
                 await tab.send({"type": "new_game"})
                 assert "does not start local games" in await tab.error()
                 await tab.send({"type": "join", "name": "Bob", "server": "elsewhere:1"})  # the table's own only
@@ -403,3 +416,33 @@ def test_the_gateway_rejoins_its_seat_when_its_own_server_connection_drops(
             relaying.close()
 
     run(scenario())
+
+
+def test_the_move_log_says_who_drew_and_discarded_and_when_our_claim_time_ran_out() -> None:
+    async def scenario(xmj: Xmj) -> None:
+        async with browser_tab(xmj.base, xmj.token) as tab:
+            answered: set[int] = set()
+            deadline = time.monotonic() + 60
+            while True:
+                state = await tab.until(lambda _s: True)
+                lines = [m["text"] for _, m in sorted(tab.moves.items()) if m["kind"] == "move"]
+                if "Your time to claim ran out: no claim" in lines:
+                    break
+                assert time.monotonic() < deadline, f"no claim timed out; the log: {lines[-20:]}"
+                dialog = state["dialog"]
+                # every dialog answered with its default, except claims: those are left to time out
+                if dialog is not None and dialog["kind"] != "claim" and dialog["number"] not in answered:
+                    choice = default_choice(dialog)
+                    if choice is not None:
+                        answered.add(dialog["number"])
+                        await tab.press(dialog, *choice)
+                await tab.receive(deadline - time.monotonic())
+            robot = next(p for p in state["players"] if p["id"] != state["me"])
+            wind = {"E": "East", "S": "South", "W": "West", "N": "North"}[robot["wind"]]
+            assert f"{robot['name']} ({wind}) draws a tile" in lines
+            assert any(line.startswith(f"{robot['name']} ({wind}) discards ") for line in lines)
+            # our own draws name the tile (only ours: the others' are hidden from us)
+            assert any(re.fullmatch(r"Alice \(East\) draws ([1-9][BCD]|[ESWN]W|[RWG]D|[1-4][FS])", x) for x in lines)
+
+    with running_xmj("--timeout", "1", "--seed", "3", options=("--level", "1")) as xmj:
+        run(scenario(xmj))

@@ -24,7 +24,7 @@ from test_web import running_xmj
 MANUAL = '{"autoFlowers": false, "autoLosing": false, "autoWinning": false, "autoPass": false}'
 
 # East's 14 dealt tiles (wall indices 0-3, 16-19, 32-35, 48 and 52: §7.2) form a complete hand.
-_EAST_INDICES = (0, 1, 2, 3, 16, 17, 18, 19, 32, 33, 34, 35, 48, 52)
+EAST_INDICES = (0, 1, 2, 3, 16, 17, 18, 19, 32, 33, 34, 35, 48, 52)
 _EAST_HAND = ("1B", "2B", "3B", "4C", "5C", "6C", "7D", "8D", "9D", "RD", "RD", "RD", "EW", "EW")
 
 
@@ -37,7 +37,7 @@ def winning_wall(path: Path) -> Path:
     east = iter(_EAST_HAND)
     others = iter(rest)
     for index in range(tiles.wall_size(True)):
-        wall.append(next(east) if index in _EAST_INDICES else tiles.code(next(others)))
+        wall.append(next(east) if index in EAST_INDICES else tiles.code(next(others)))
     path.write_text(" ".join(wall) + "\n")
     return path
 

@@ -13,15 +13,20 @@ from __future__ import annotations
 import contextlib
 import itertools
 import os
+import select
 import signal
 import subprocess
 import sys
+import threading
 import time
+from collections import deque
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Final
+from typing import IO, Final
 
 STARTUP_SECONDS: Final = 10.0
+#: A failed server's last standard error lines shown as its reason.
+_KEPT_ERROR_LINES: Final = 3
 #: The robots' names in "New local game...", one per free seat.
 ROBOT_NAMES: Final = ("Robot1", "Robot2", "Robot3")
 
@@ -30,25 +35,63 @@ def _spawn(args: Sequence[str], **kwargs: object) -> subprocess.Popen[bytes]:
     return subprocess.Popen(list(args), **kwargs)  # type: ignore[call-overload, no-any-return]
 
 
-def _await_ok(server: subprocess.Popen[bytes]) -> str:
-    """The ``OK: ADDRESS`` line the server prints once it listens."""
+class _ErrorLines:
+    """A child's standard error passed on to ours, its last lines kept to say why it failed.
+
+    Read by a thread of its own until the child closes it, so a child that writes
+    warnings while nobody asks never blocks on a full pipe.
+    """
+
+    def __init__(self, stream: IO[bytes]) -> None:
+        self.last: deque[str] = deque(maxlen=_KEPT_ERROR_LINES)
+        self._thread = threading.Thread(target=self._pump, args=(stream,), daemon=True)
+        self._thread.start()
+
+    def _pump(self, stream: IO[bytes]) -> None:
+        with stream:
+            for raw in stream:
+                line = raw.decode(errors="replace").rstrip()
+                self.last.append(line)
+                with contextlib.suppress(OSError, ValueError):
+                    print(line, file=sys.stderr, flush=True)
+
+    def reason(self) -> str:
+        """The child's last words, once it has ended (they are all read then)."""
+        self._thread.join(timeout=1.0)
+        return " ".join(line for line in self.last if line)
+
+
+def _await_ok(server: subprocess.Popen[bytes], errors: _ErrorLines) -> str:
+    """The ``OK: ADDRESS`` line the server prints once it listens; :class:`RuntimeError` with its reason if not."""
     assert server.stdout is not None
     deadline = time.monotonic() + STARTUP_SECONDS
-    while time.monotonic() < deadline:
+    failed = ""
+    while (left := deadline - time.monotonic()) > 0:
+        if not select.select([server.stdout], [], [], left)[0]:
+            break  # silent: neither listening nor failing
         line = server.stdout.readline().decode(errors="replace").strip()
         if line.startswith("OK: "):
             return line[4:]
+        if line.startswith("FAILED"):
+            failed = line
         if not line and server.poll() is not None:
             break
-    raise RuntimeError("the server did not start (is the address already in use?)")
+    if server.poll() is None:
+        raise RuntimeError(f"the server did not start within {STARTUP_SECONDS:.0f} seconds")
+    reason = errors.reason()
+    if reason:
+        raise RuntimeError(f"the server did not start: {reason.removeprefix('mj-server: ')}")
+    raise RuntimeError(f"the server did not start ({failed or f'exit status {server.returncode}'})")
 
 
 class LocalGame:
     """Our ``mj-server`` on ``address`` and up to three of our ``mj-player`` robots, as child processes."""
 
-    def __init__(self, address: str, server_args: Sequence[str] = ()) -> None:
+    def __init__(self, address: str, server_args: Sequence[str] = (), cwd: Path | None = None) -> None:
         self.address = address
         self.server_args = list(server_args)
+        #: The server's working directory: where it saves games and finds --load-game files.
+        self.cwd = cwd
         self.children: list[subprocess.Popen[bytes]] = []
         self.server: subprocess.Popen[bytes] | None = None
 
@@ -56,9 +99,10 @@ class LocalGame:
         """Start the server and wait until it listens; the address it announced (:class:`RuntimeError` if not)."""
         python = sys.executable
         self.server = _spawn([python, "-m", "mj.server", "--server", self.address, *self.server_args],
-                             stdout=subprocess.PIPE)  # fmt: skip
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=self.cwd)  # fmt: skip
         self.children.append(self.server)
-        return _await_ok(self.server)
+        assert self.server.stderr is not None
+        return _await_ok(self.server, _ErrorLines(self.server.stderr))
 
     def start_robots(self, names: Sequence[str] = ROBOT_NAMES, level: int = 1) -> None:
         """One robot per name; they take the seats left after whoever connected first."""

@@ -27,7 +27,7 @@ from mj.protocol.framing import ENCODING
 from mj.rules.options import OptionEntry
 from mj.savefile import format_save
 from mj.server.logcompare import SYNCHRONISING
-from mj.table import Delivery, LoadError, Saver, Table, TableSettings
+from mj.table import TOO_FAST, Delivery, LoadError, Saver, Table, TableSettings
 from mj.tiles import BLANK, Tile
 
 
@@ -317,6 +317,11 @@ def _fixed(messages: list[str]) -> list[str]:
     return [m for m in messages if _keyword(m) in SYNCHRONISING]
 
 
+def _refused_too_fast(connection: int, expected: list[str]) -> bool:
+    """Whether the server refused the line for its rate alone (a chat or save flood), which no log can tell us."""
+    return len(expected) == 1 and expected[0].startswith(f"cnx{connection} Error ") and expected[0].endswith(TOO_FAST)
+
+
 def _no_files(name: str, _: str) -> str:
     """Saving in a replay writes nothing; the table only needs the name the original reported."""
     return name or "game.mjs"
@@ -336,6 +341,8 @@ def replay(entries: Sequence[LogEntry], narrator: Narrator | None = None) -> Rep
             deliveries: list[Delivery] = []
         elif received.text is None:
             deliveries = table.close(received.connection)
+        elif _refused_too_fast(received.connection, expected):
+            deliveries = table.refuse(received.connection)
         else:
             deliveries = table.receive(received.connection, received.text)
         if expected and not deliveries and any(" PlayerDoesntClaim " in e and e.endswith(" 1") for e in expected):

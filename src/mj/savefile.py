@@ -12,15 +12,23 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Final
 
 from mj import tiles
 from mj.protocol import cmsg as C
 from mj.protocol.fields import ProtocolError
 from mj.protocol.framing import ENCODING, LineDecoder, encode_line
-from mj.rules.options import OptionEntry
+from mj.rules.options import GameOptions, OptionEntry, OptionError, check_entry
 from mj.tiles import Tile
 
 _COMPLETED = re.compile(r"CompletedRounds\s+(\d+)\s*$")
+
+#: Player ids are C ints in the original's clients.
+MAX_PLAYER_ID: Final = 2**31 - 1
+#: Far beyond any game's score (a no-limit game of 100 rounds included), far below 20 digits.
+MAX_SCORE: Final = 10**12
+#: East's consecutive wins: the deal passes after the 13th (engine's rule).
+MAX_HANDS_AS_EAST: Final = 13
 
 
 class SaveFileError(ValueError):
@@ -51,7 +59,7 @@ def completed_rounds_comment(rounds: int) -> C.Comment:
 def parse_save(text: str) -> SavedGame:
     """Read a save file; raise :class:`SaveFileError` naming the first bad line."""
     decoder = LineDecoder(max_line=len(text) + 2)
-    lines = decoder.feed((text if text.endswith("\n") else text + "\r\n").encode(ENCODING, errors="replace"))
+    lines = decoder.feed(text.encode(ENCODING, errors="replace"))  # a last line without its newline: cut off
     players: list[C.Player] = []
     game: C.Game | None = None
     options: list[OptionEntry] = []
@@ -68,12 +76,17 @@ def parse_save(text: str) -> SavedGame:
         if isinstance(message, C.Comment):
             found = _COMPLETED.match(message.text.strip())
             if found:
-                completed = int(found.group(1))
+                digits = found.group(1).lstrip("0") or "0"
+                completed = int(digits) if len(digits) <= 9 else 10**9  # checked against NumRounds below
         elif isinstance(message, C.Player) and game is None:
             players.append(message)
         elif isinstance(message, C.Game) and game is None:
             game = message
         elif isinstance(message, C.GameOption) and wall is None and not history:
+            try:
+                check_entry(message.entry)
+            except OptionError as exc:
+                raise SaveFileError(f"line {number}: game option {message.entry.name}: {exc}") from None
             options.append(message.entry)
         elif isinstance(message, C.Wall) and wall is None:
             try:
@@ -89,6 +102,35 @@ def parse_save(text: str) -> SavedGame:
     seated = {game.east, game.south, game.west, game.north}
     if len(seated) != 4 or {p.id for p in players} != seated or len(players) != 4:
         raise SaveFileError("the Player lines do not match the four seats of the Game line")
-    if wall is not None and (not history or not isinstance(history[0], C.NewHand)):
-        raise SaveFileError("the hand history must start with NewHand")
+    game_options = GameOptions()
+    for entry in options:
+        game_options.apply_entry(entry)
+    _check_game(game, game_options, completed)
+    if wall is not None:
+        problem = tiles.wall_problem(wall, game_options.flag("Flowers"))
+        if problem is not None:
+            raise SaveFileError(f"Wall line: {problem}")
+        if not history or not isinstance(history[0], C.NewHand):
+            raise SaveFileError("the hand history must start with NewHand")
     return SavedGame(tuple(players), game, tuple(options), completed, wall, tuple(history))
+
+
+def _check_game(game: C.Game, options: GameOptions, completed: int | None) -> None:
+    """The Game line's fields within what the rules can make (:class:`SaveFileError` naming the first that is not)."""
+    seats = (game.east, game.south, game.west, game.north)
+    if not all(1 <= player <= MAX_PLAYER_ID for player in seats):
+        raise SaveFileError(f"Game line: player ids must be between 1 and {MAX_PLAYER_ID}")
+    if game.round not in tiles.WINDS:
+        raise SaveFileError("Game line: the round is not a wind (E, S, W or N)")
+    if game.firsteast not in seats:
+        raise SaveFileError(f"Game line: the first East ({game.firsteast}) is not one of the seated players")
+    if game.manager not in (0, -1, *seats):
+        raise SaveFileError(f"Game line: the manager ({game.manager}) is not 0, -1 or a seated player")
+    if not 0 <= game.hands_as_east <= MAX_HANDS_AS_EAST:
+        raise SaveFileError(f"Game line: East's hands ({game.hands_as_east}) must be between 0 and {MAX_HANDS_AS_EAST}")
+    scores = (game.east_score, game.south_score, game.west_score, game.north_score)
+    if not all(abs(score) <= MAX_SCORE for score in scores):
+        raise SaveFileError(f"Game line: a score is beyond {MAX_SCORE} (in either direction)")
+    if completed is not None and not 0 <= completed < options["NumRounds"]:
+        rounds = options["NumRounds"]
+        raise SaveFileError(f"CompletedRounds ({completed}) must be below the game's NumRounds ({rounds})")

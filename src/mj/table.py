@@ -9,6 +9,7 @@ exactly what the replay checks.
 
 from __future__ import annotations
 
+import hmac
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Final
@@ -19,14 +20,31 @@ from mj.game.restore import restore_game
 from mj.game.sends import IllegalMove, Send
 from mj.protocol import cmsg as C
 from mj.protocol import pmsg as P
-from mj.protocol.fields import PlayerOption, ProtocolError
+from mj.protocol.fields import ChowPosition, PlayerOption, ProtocolError
 from mj.rules.classical.rules import CLASSICAL
 from mj.rules.options import GameOptions, OptionEntry
 from mj.rules.ruleset import Ruleset
-from mj.savefile import SaveFileError, completed_rounds_comment, format_save, parse_save
+from mj.savefile import MAX_PLAYER_ID, SaveFileError, completed_rounds_comment, format_save, parse_save
 from mj.tiles import GlibcRandom, Tile
 
 PROTOCOL_VERSION = 1110
+
+#: Refused ids: negative ones collide with the server's own values (-1 is "no manager").
+BAD_PLAYER_ID: Final = f"Player id must be from 1 to {MAX_PLAYER_ID}, or 0 for a new id"
+#: The one answer to a refused password or id, so that the answer does not tell which ids exist.
+AUTH_FAILURE: Final = "Authentication failure"
+#: The longest chat line (``SendMessage``) passed on; the original's clients show a line or two.
+MAX_CHAT: Final = 1024
+#: Save file names a game may use (``SaveState NAME``); saving again under one of them replaces it.
+MAX_SAVE_NAMES: Final = 8
+#: The longest save file name, ``.mjs`` included.
+MAX_SAVE_NAME: Final = 64
+#: The characters of a save file name.
+_SAVE_NAME_CHARACTERS: Final = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-+")
+#: The answer to a save file name beyond those limits.
+BAD_SAVE_NAME: Final = f"Bad save file name: at most {MAX_SAVE_NAME} letters, digits or . - _ + (no dot first)"
+#: The answer to a chat line or a save beyond the rate the server allows a client (:meth:`Table.refuse`).
+TOO_FAST: Final = "Too many messages or saves too fast; wait a moment"
 
 #: What a player may send while the game is not active (§1.5); anything else gets "Game not active".
 _ALWAYS = (
@@ -185,6 +203,8 @@ class Table:
         self._out: list[Delivery] = []
         self.saver = saver
         self.save_name = ""
+        #: ``--journal``: called after every event, before what it sends goes out (mj.server.journal).
+        self.journal: Callable[[Table], None] | None = None
         #: Connections whose client asked to be disconnected; the transport closes them.
         self.closing: set[int] = set()
         #: Set when the server should stop, with its exit status.
@@ -196,6 +216,10 @@ class Table:
         self._shutting_down = False
         self._penalties: dict[int, int] = {}
         self._hand_files = 0
+        #: ``--auth-basic`` failures not yet taken by the server: (connection, player id tried).
+        self.auth_failures: list[tuple[int, int]] = []
+        #: The names the game has been saved under by ``SaveState`` (at most :data:`MAX_SAVE_NAMES`).
+        self._save_names: set[str] = set()
 
     # ------------------------------------------------------------------ loading
 
@@ -271,6 +295,12 @@ class Table:
                 self._route(list(exc.then))
         return self._take()
 
+    def refuse(self, connection: int, reason: str = TOO_FAST) -> list[Delivery]:
+        """A line the server refused before reading it (a rate limit): counted, and answered with ``reason``."""
+        self._connection(connection).seqno += 1
+        self._error(connection, reason)
+        return self._take()
+
     def _connection(self, connection: int) -> Connection:
         """The state of ``connection``, new if it has sent nothing before (made only then: one per line otherwise)."""
         conn = self.connections.get(connection)
@@ -299,11 +329,11 @@ class Table:
             self.exit_status = 0
         elif self.settings.exit_on_disconnect:
             self._broadcast(C.StopPlay(f"Lost connection to player {record.id}quitting"))
-            if self.settings.save_on_exit and game is not None and self.saver is not None:
-                self.saver("", self.save_text())
+            self.save_on_exit()
             self.exit_status = 0
         elif game is None:
             self.players.remove(record)
+            self._rejoined.discard(record.id)
             for other in self.players:
                 self._deliver(other.connection, C.Player(record.id, ""))
         elif self.settings.end_on_disconnect:
@@ -314,6 +344,17 @@ class Table:
         return self._take()
 
     # ------------------------------------------------------------------ what the transport asks
+
+    def auth_player(self, connection: int) -> int | None:
+        """The id whose password ``connection`` is asked for, if it is asked for one (the server delays guessers)."""
+        conn = self.connections.get(connection)
+        pending = conn.awaiting_auth if conn is not None else None
+        return self._auth_target(pending) if pending is not None else None
+
+    def joined(self, connection: int) -> bool:
+        """Whether ``connection`` is a player's: the server's limits on waiting connections spare it."""
+        conn = self.connections.get(connection)
+        return conn is not None and conn.player is not None
 
     def claim_timer(self) -> tuple[Hashable, float] | None:
         """The claim timer that should be running now (§7.5): a key naming its window, and its length."""
@@ -346,6 +387,9 @@ class Table:
     # ------------------------------------------------------------------ output
 
     def _take(self) -> list[Delivery]:
+        """What the event just handled sends; the journal, if any, is told first (the game has changed)."""
+        if self.journal is not None:
+            self.journal(self)
         out, self._out = self._out, []
         return out
 
@@ -438,13 +482,24 @@ class Table:
             self._request_reconnect(connection, conn)
 
     def _save_state(self, player: int, requested: str) -> None:
-        """``SaveState``: the save file is the table's own messages (§10.2), written by the saver."""
+        """``SaveState``: the save file is the table's own messages (§10.2), written by the saver.
+
+        Without a name the game's last save is replaced. A name is a plain file name
+        (the original drops directories; so do we), of safe characters and bounded
+        length, and a game may use only :data:`MAX_SAVE_NAMES` of them: saves cannot
+        fill the disk or write names that other programs would trip on.
+        """
         game = self.game
         name = save_file_name(requested) if requested else self.save_name
+        if requested:
+            _check_save_name(name)
+            if name not in self._save_names and len(self._save_names) >= MAX_SAVE_NAMES:
+                raise IllegalMove(f"A game is saved under at most {MAX_SAVE_NAMES} names; reuse one")
         saved = self.saver(name, self.save_text()) if self.saver is not None and game is not None else None
         if saved is None:
             raise IllegalMove("Unable to save state")
         self.save_name = saved
+        self._save_names.add(saved)
         self._broadcast(C.StateSaved(player, saved))
 
     def save_text(self) -> str:
@@ -455,16 +510,31 @@ class Table:
         hand-history files do: loading then replays its result, so the next deal rotates
         correctly, which a bare Game line between hands cannot tell.
         """
+        head, history = self.save_parts()
+        return format_save([*head, *history])
+
+    def save_parts(self) -> tuple[list[C.CMsg], list[C.CMsg]]:
+        """The messages of :meth:`save_text`: what comes before the hand's history, and that history.
+
+        A journal appends the history as it grows and rewrites the file when the head changes.
+        """
         game = self.game
         assert game is not None
         messages: list[C.CMsg] = [C.Player(p, self._name_of(p)) for p in game.seating]
         messages.append(game.hand_start if game.hands_started else game.game_message(self.protocol))
         messages.append(completed_rounds_comment(game.completed_rounds))
         messages.extend(C.GameOption(0, entry) for entry in game.options.entries())
-        if game.hands_started:
-            messages.append(C.Wall(tiles.codes(game.hand_wall)))
-            messages.extend(game.history)
-        return format_save(messages)
+        if not game.hands_started:
+            return messages, []
+        messages.append(C.Wall(tiles.codes(game.hand_wall)))
+        return messages, game.history
+
+    def save_on_exit(self) -> str | None:
+        """``--save-on-exit``: the game as it stands, under a default name, when the server quits unfinished."""
+        game = self.game
+        if not self.settings.save_on_exit or game is None or game.game_over or self.saver is None:
+            return None
+        return self.saver("", self.save_text())
 
     def _write_hand_history(self) -> None:
         """``--hand-history``: each settled hand as a save file of that hand from its start (§12.2)."""
@@ -492,6 +562,8 @@ class Table:
         return GameOptions().entries()
 
     def _send_message(self, connection: int, sender: int, message: P.SendMessage) -> None:
+        if len(message.text) > MAX_CHAT:
+            raise IllegalMove(f"Message too long (at most {MAX_CHAT} characters)")
         text = C.Message(sender, message.addressee, message.text)
         if message.addressee == 0:
             self._broadcast(text)
@@ -547,6 +619,7 @@ class Table:
             self._broadcast(C.StopPlay(f"Player {record.name} requested reconnect - please wait..."))
         else:
             self.players.remove(record)
+            self._rejoined.discard(record.id)
         self._deliver(connection, C.Reconnect())
         record.connection = None
         conn.player = None
@@ -583,6 +656,8 @@ class Table:
         reason = None
         if message.pvers // 1000 != PROTOCOL_VERSION // 1000:
             reason = "Protocol major version mismatch"
+        elif not 0 <= message.last_id <= MAX_PLAYER_ID:
+            reason = BAD_PLAYER_ID
         elif conn.player is None and len(self.players) >= 4 and self.game is None:
             reason = "Already have players"
         elif not message.name:
@@ -640,13 +715,15 @@ class Table:
         return found
 
     def _authorize(self, connection: int, conn: Connection, message: P.Connect, player: int) -> str | None:
-        """``--auth-basic`` (§6.5): None to let ``player`` in, else the refusal; may ask for a password first."""
+        """``--auth-basic`` (§6.5): None to let ``player`` in, else the refusal; may ask for a password first.
+
+        An id not listed is asked for a password too, and refused with the same answer
+        as a wrong password, so that nobody can tell which ids exist.
+        """
         passwords = self.settings.auth_basic
         if not passwords:
             return None
-        if player not in passwords:
-            return "id not authorized for this game"
-        if passwords[player] and conn.awaiting_auth is None:
+        if (player not in passwords or passwords[player]) and conn.awaiting_auth is None:
             conn.awaiting_auth = message
             self._deliver(connection, C.AuthReqd("basic", ""), logged=False)
         return None
@@ -656,15 +733,22 @@ class Table:
         if pending is None:
             raise IllegalMove("Not expecting authentication")
         conn.awaiting_auth = None
-        player = pending.last_id or self._peek_id()
-        seated = self._seat_for(pending) if self.game is not None else None
-        if seated is not None:
-            player = seated.id
-        if message.authtype != "basic" or message.authdata != self.settings.auth_basic.get(player):
-            self._deliver(connection, C.ConnectReply(PROTOCOL_VERSION, 0, "Authentication failure"))
+        player = self._auth_target(pending)
+        expected = self.settings.auth_basic.get(player)
+        # compared in constant time, and compared even for an unknown id, so that timing tells nothing
+        given = message.authdata.encode("utf-8", "surrogateescape")
+        matches = hmac.compare_digest(given, (expected or "\0unknown").encode("utf-8", "surrogateescape"))
+        if message.authtype != "basic" or expected is None or not matches:
+            self.auth_failures.append((connection, player))
+            self._deliver(connection, C.ConnectReply(PROTOCOL_VERSION, 0, AUTH_FAILURE))
             self.closing.add(connection)
             return
         self._connect(connection, conn, pending, authenticated=True)
+
+    def _auth_target(self, pending: P.Connect) -> int:
+        """The player id whose password a pending ``Connect`` must give."""
+        seated = self._seat_for(pending) if self.game is not None else None
+        return seated.id if seated is not None else pending.last_id or self._peek_id()
 
     def _peek_id(self) -> int:
         taken = {r.id for r in self.players}
@@ -729,8 +813,22 @@ class Table:
                     seen = _as_seen_by(item, player)
                     if seen is not None:
                         self._deliver(self._connection_of(player), seen)
+        self._wanted_info_tiles(game)
         self.active = True
         self._route(game.start_announcement(self.protocol))
+
+    def _wanted_info_tiles(self, game: Game) -> None:
+        """``SetPlayerOption InfoTiles 1`` sent before the game existed is honoured now, as by the original."""
+        for record in self.players:
+            conn = self.connections.get(record.connection) if record.connection is not None else None
+            if conn is not None and conn.options.get(PlayerOption.INFO_TILES) == 1:
+                game.info_tiles_wanted.add(record.id)
+
+
+def _check_save_name(name: str) -> None:
+    """Refuse a save file name of other characters than :data:`_SAVE_NAME_CHARACTERS`, too long, or hidden."""
+    if len(name) > MAX_SAVE_NAME or name.startswith(".") or not _SAVE_NAME_CHARACTERS.issuperset(name):
+        raise IllegalMove(BAD_SAVE_NAME)
 
 
 def _as_seen_by(item: C.CMsg, player: int) -> C.CMsg | None:
@@ -739,4 +837,6 @@ def _as_seen_by(item: C.CMsg, player: int) -> C.CMsg | None:
         return type(item)(item.id, tiles.BLANK)
     if isinstance(item, C.PlayerDoesntClaim | C.SwapTile) and item.id != player:
         return None
+    if isinstance(item, C.PlayerChows) and item.cpos is ChowPosition.ANYPOS and item.id != player:
+        return None  # "say which chow": the claimer's alone
     return item

@@ -8,9 +8,12 @@ indexed by :func:`kind_index`).
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Final
+
+from mj.inputfile import SMALL_FILE_CAP, read_capped
 
 Tile = int
 
@@ -255,12 +258,36 @@ class WallFileError(ValueError):
     """A wall file that does not hold exactly one wall of valid tile codes."""
 
 
+def wall_problem(wall: Sequence[Tile], flowers: bool) -> str | None:
+    """Why ``wall`` cannot be a wall of a game with(out) flowers, or None if it can.
+
+    A wall is the tile set in some order: each tile as often as in :func:`full_set`.
+    An all-blank wall of that size is also accepted: the original deals one as the
+    first hand of a ``--wallfile`` game, so its saves hold one (§12.3).
+    """
+    size = wall_size(flowers)
+    if len(wall) != size:
+        return f"the wall has {len(wall)} tiles, the tile set has {size}"
+    if all(t == BLANK for t in wall):
+        return None
+    expected = Counter(full_set(flowers))
+    found = Counter(wall)
+    for tile in sorted(expected.keys() | found.keys()):
+        if found[tile] != expected[tile]:
+            return f"the wall has {found[tile]} of {code(tile)}, the tile set has {expected[tile]}"
+    return None
+
+
 def read_wall_file(path: Path, size: int) -> list[Tile]:
-    """The fixed wall of ``--wallfile``: whitespace-separated codes in draw order."""
-    words = path.read_text(encoding="ascii", errors="replace").split()
+    """The fixed wall of ``--wallfile``: whitespace-separated codes in draw order, a whole tile set."""
+    words = read_capped(path, SMALL_FILE_CAP).decode("ascii", errors="replace").split()
     if len(words) != size:
         raise WallFileError(f"{path}: wall file has {len(words)} tiles, the wall needs {size}")
     try:
-        return [parse(w) for w in words]
+        wall = [parse(w) for w in words]
     except TileError as exc:
         raise WallFileError(f"{path}: {exc}") from None
+    problem = wall_problem(wall, size == wall_size(True))
+    if problem is not None:
+        raise WallFileError(f"{path}: {problem}")
+    return wall

@@ -48,7 +48,7 @@ def _read(path: Path) -> tuple[OptionEntry, ...]:
     try:
         with contextlib.redirect_stderr(warnings):
             entries = read_option_file(path)
-    except OSError as exc:
+    except (OSError, ValueError) as exc:
         raise SpecError(f"cannot read option file {path}: {exc}") from None
     first = warnings.getvalue().partition("\n")[0]
     if first:

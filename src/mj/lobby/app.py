@@ -16,6 +16,7 @@ from mj.lobby.live import Live
 from mj.lobby.seats import PAGE, LobbyGateway
 from mj.lobby.store import Store
 from mj.lobby.tables import Tables
+from mj.web.hosts import LOOPBACK_ONLY, HostPolicy
 
 #: Largest request body accepted (a table request, a login).
 MAX_BODY: Final = 64 * 1024
@@ -27,18 +28,20 @@ PAGES: Final = {"/": "index.html", "/watch": "watch.html", "/replay": "replay.ht
 class Lobby:
     """One lobby process: its store, its tables and the application serving them."""
 
-    def __init__(self, store: Store, require_login: bool = False, robot_delay: float = 0.0) -> None:
+    def __init__(
+        self, store: Store, require_login: bool = False, robot_delay: float = 0.0, hosts: HostPolicy = LOOPBACK_ONLY
+    ) -> None:
         self.store = store
         self._socket_dir = tempfile.TemporaryDirectory(prefix="mj-lobby-")
         self.tables = Tables(store, Path(self._socket_dir.name), robot_delay)
         self.require_login = require_login
         self.accounts = Accounts(store)
         self.api = Api(store, self.tables, self.accounts, require_login)
-        self.gateway = LobbyGateway()
+        self.gateway = LobbyGateway(hosts)
         self.live = Live(store, self.tables, self.accounts, self.gateway, require_login)
 
     def application(self) -> web.Application:
-        app = web.Application(client_max_size=MAX_BODY, middlewares=[_headers])
+        app = web.Application(client_max_size=MAX_BODY, middlewares=[self.gateway.served_hosts_only(), _headers])
         self.api.add_routes(app)
         self.live.add_routes(app)
         self.gateway.add_routes(app, PAGE)

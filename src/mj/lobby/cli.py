@@ -28,12 +28,16 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument(
         "--robot-delay", type=float, default=0.0, metavar="SECONDS", help="wait between robots' moves (default: none)"
     )
+    parser.add_argument(
+        "--allow-host", action="append", default=[], metavar="NAME", help="also answer this host name (repeatable)"
+    )
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     from mj.lobby.app import Lobby
     from mj.lobby.store import Store, StoreError
+    from mj.web.hosts import HostPolicy
 
     http = parse_address(args.http)
     if not isinstance(http, TcpAddress):
@@ -45,7 +49,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"mj lobby: {exc}", file=sys.stderr)
         return 2
     try:
-        return asyncio.run(_serve(Lobby(store, args.require_login, max(0.0, args.robot_delay)), http))
+        hosts = HostPolicy.for_bind(http.host, args.allow_host)
+        return asyncio.run(_serve(Lobby(store, args.require_login, max(0.0, args.robot_delay), hosts), http))
     except KeyboardInterrupt:
         return 130
     finally:

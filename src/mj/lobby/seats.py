@@ -17,6 +17,7 @@ from aiohttp import web
 from mj.lobby.accounts import Who
 from mj.lobby.runner import TableRunner
 from mj.web.app import Gateway, GatewayConfig, RequestError
+from mj.web.hosts import HostPolicy
 from mj.web.session import Session
 
 Json = dict[str, Any]
@@ -31,8 +32,8 @@ class SeatError(ValueError):
 class LobbyGateway(Gateway):
     """xmj's gateway, with seats given out by the lobby alone."""
 
-    def __init__(self) -> None:
-        super().__init__(GatewayConfig(target="lobby", default_name="Guest"))
+    def __init__(self, hosts: HostPolicy) -> None:
+        super().__init__(GatewayConfig(target="lobby", default_name="Guest", hosts=hosts))
 
     def _handlers(self) -> dict[str, Callable[[web.WebSocketResponse, Json, Session | None, list[Session]],
                                               Awaitable[None]]]:  # fmt: skip

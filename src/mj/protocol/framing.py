@@ -62,6 +62,11 @@ class LineDecoder:
         self._parts: list[str] = []  # finished physical lines of the current logical line
         self._size = 0  # bytes received for those parts
 
+    @property
+    def partial(self) -> bool:
+        """Whether a line has been started and not finished (the server gives it a deadline)."""
+        return bool(self._buffer) or bool(self._parts)
+
     def feed(self, data: bytes) -> list[str]:
         """The logical lines completed by ``data``, ready for the message decoders.
 

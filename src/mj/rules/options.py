@@ -71,6 +71,7 @@ OPTION_TABLE: Final[tuple[OptionEntry, ...]] = tuple(
     )
 )
 OPTION_NAMES: Final = tuple(e.name for e in OPTION_TABLE)
+_TABLE_TYPES: Final = {e.name: e.type for e in OPTION_TABLE}
 
 #: Score values are capped at a notional 100 limits, as in the original.
 SCORE_CAP: Final = 100_000_000
@@ -109,12 +110,40 @@ def parse_value(kind: OptionType, text: str) -> int | str:
     return value
 
 
+#: The sane range of each numeric option (inclusive), whoever sets it: a client, an option
+#: file or a save file. Beyond these a game would never end (NumRounds) or a claim would
+#: wait for days (Timeout); the original has no upper bounds.
+OPTION_RANGES: Final[dict[str, tuple[int, int]]] = {
+    "Timeout": (0, 3600),
+    "TimeoutGrace": (0, 3600),
+    "ScoreLimit": (0, SCORE_CAP),
+    "NumRounds": (1, 100),
+    **{e.name: (0, SCORE_CAP) for e in OPTION_TABLE if e.type is OptionType.SCORE},
+}
+
+
 def check_value(name: str, value: int | str) -> None:
-    """Rules on particular options, beyond their type."""
-    if name == "Timeout" and isinstance(value, int) and value < 0:
+    """Rules on particular options, beyond their type: the original's checks (with its texts) first."""
+    if not isinstance(value, int):
+        return
+    if name == "Timeout" and value < 0:
         raise OptionError("Can't set negative timeout!")
-    if name == "NumRounds" and isinstance(value, int) and not (value in (1, 2) or (value > 0 and value % 4 == 0)):
+    if name == "NumRounds" and not (value in (1, 2) or (value > 0 and value % 4 == 0)):
         raise OptionError("Number of rounds must be 1, 2 or a multiple of 4")
+    bounds = OPTION_RANGES.get(name)
+    if bounds is not None and not bounds[0] <= value <= bounds[1]:
+        raise OptionError(f"{name} must be between {bounds[0]} and {bounds[1]}")
+
+
+def check_entry(entry: OptionEntry) -> None:
+    """An option or save file's entry checked as a client's ``SetGameOption`` is (:class:`OptionError`).
+
+    Entries for unknown options or of another type than the server's are left to
+    :meth:`GameOptions.apply_entry`, which ignores them.
+    """
+    known = _TABLE_TYPES.get(entry.name)
+    if known is entry.type:
+        check_value(entry.name, entry.value)
 
 
 def parse_entry(text: str) -> OptionEntry:

@@ -21,18 +21,24 @@ from typing import Final, NoReturn
 import uvloop
 
 from mj import tiles
+from mj.inputfile import SAVE_FILE_CAP, SMALL_FILE_CAP, InputFileError, read_capped
 from mj.protocol import cmsg as C
 from mj.protocol.fields import ProtocolError
-from mj.protocol.framing import ENCODING, LineDecoder
-from mj.rules.options import GameOptions, OptionEntry
+from mj.protocol.framing import ENCODING, MAX_LINE, LineDecoder
+from mj.rules.options import GameOptions, OptionEntry, OptionError, check_entry, check_value
 from mj.server.address import DEFAULT_ADDRESS, Address, TcpAddress, parse_address
+from mj.server.diskqueue import DiskQueue
+from mj.server.guard import FIRST_DELAY, MAX_DELAY
+from mj.server.journal import Journal
 from mj.server.logwriter import LogWriter
-from mj.server.saver import make_saver
-from mj.server.transport import Server
-from mj.table import LoadError, Table, TableSettings, save_file_name
+from mj.server.saver import make_saver, write_atomically
+from mj.server.transport import Limits, Server
+from mj.table import MAX_CHAT, MAX_SAVE_NAMES, LoadError, Table, TableSettings, save_file_name
 
 #: The original accepts at most four ``--auth-basic`` entries, one per seat.
 MAX_AUTH: Final = 4
+#: The exit status for a file (option, wall, saved game) that is refused: one line on stderr says why.
+BAD_FILE: Final = 2
 
 
 class _Parser(argparse.ArgumentParser):
@@ -50,6 +56,16 @@ def _natural(text: str) -> int:
         raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
     if value < 0:
         raise argparse.ArgumentTypeError(f"must not be negative: {text!r}")
+    return value
+
+
+def _timeout(text: str) -> int:
+    """``--timeout``: the Timeout option's value, in its range."""
+    value = _natural(text)
+    try:
+        check_value("Timeout", value)
+    except OptionError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
     return value
 
 
@@ -87,7 +103,7 @@ def build_parser() -> argparse.ArgumentParser:
     add = parser.add_argument
     add("--server", "--address", dest="server", default=DEFAULT_ADDRESS, metavar="ADDRESS",
         help="HOST:PORT (':PORT' = localhost) or a Unix socket path (default %(default)s)")  # fmt: skip
-    add("--timeout", type=_natural, default=15, metavar="SECONDS", help="claim time limit, 0 = none (default 15)")
+    add("--timeout", type=_timeout, default=15, metavar="SECONDS", help="claim time limit, 0 = none (default 15)")
     add("--pause", type=_natural, default=0, metavar="DECISECONDS", help="minimum delay between tile movements")
     add("--random-seats", action="store_true", help="seat players randomly")
     add("--id-order-seats", action="store_true", help="seat players in increasing id order")
@@ -95,7 +111,8 @@ def build_parser() -> argparse.ArgumentParser:
         help="with --end-on-disconnect: penalty mid-hand, at the end of a hand, at the end of a round")  # fmt: skip
     add("--end-on-disconnect", action="store_true", help="a disconnection ends the game gracefully")
     add("--exit-on-disconnect", action="store_true", help="a disconnection makes the server quit")
-    add("--save-on-exit", action="store_true", help="save the game when quitting because of a disconnection")
+    add("--save-on-exit", action="store_true",
+        help="save the game when quitting because of a disconnection, SIGTERM or SIGINT")  # fmt: skip
     add("--option-file", type=Path, metavar="FILE", help="GameOption lines applied to every new game")
     add("--load-game", type=Path, metavar="FILE", help="resume a saved game (.mjs)")
     add("--no-id-required", action="store_true", help="match unknown players to free seats when resuming")
@@ -110,7 +127,76 @@ def build_parser() -> argparse.ArgumentParser:
     add("--wallfile", type=Path, metavar="FILE", help="use this wall for every hand (testing)")
     add("--nohist", action="store_true", help="keep no hand history (no resumption in mid-hand)")
     add("--http", metavar="HOST:PORT", help="also serve the browser client (HTTP and WebSocket) on HOST:PORT")
+    add("--allow-host", action="append", default=[], metavar="NAME",
+        help="with --http: also answer pages calling this machine NAME (besides its address, localhost)")  # fmt: skip
+    add("--journal", type=Path, metavar="FILE",
+        help="keep the game in FILE as it happens, as a save file that --load-game resumes")  # fmt: skip
+    _add_limit_arguments(parser)
     return parser
+
+
+# ---------------------------------------------------------------------- connection limits
+
+
+def _positive(text: str) -> int:
+    value = _natural(text)
+    if value == 0:
+        raise argparse.ArgumentTypeError(f"must be positive: {text!r}")
+    return value
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not 0 < value <= 86400:
+        raise argparse.ArgumentTypeError(f"must be more than 0 and at most 86400 seconds: {text!r}")
+    return value
+
+
+def _add_limit_arguments(parser: argparse.ArgumentParser) -> None:
+    """The limits that keep idle, slow and guessing clients from locking the players out."""
+    defaults = Limits()
+    group = parser.add_argument_group(
+        "limits that protect the players",
+        "A connection is 'waiting' until the table accepts its Connect. When too many wait, the oldest "
+        "waiting one is cut off to let the newcomer in, so a player can always come back. Failed "
+        f"--auth-basic passwords make the next attempt from that address or for that id wait, "
+        f"doubling from {FIRST_DELAY:g} s up to {MAX_DELAY:g} s. Lines longer than {MAX_LINE // 1024} KiB, "
+        f"or more than {defaults.max_pending} unanswered lines, cut their client off. A player may send "
+        f"{defaults.chat_burst} chat lines at once, then {defaults.chat_rate:g} a second, of at most {MAX_CHAT} "
+        f"characters, and save {defaults.save_burst} times at once, then {defaults.save_rate:g} times a second, "
+        f"under at most {MAX_SAVE_NAMES} names a game.",
+    )
+    add = group.add_argument
+    add("--connect-timeout", type=_seconds, default=defaults.connect_timeout, metavar="SECONDS",
+        help="cut off a connection whose Connect is not accepted within SECONDS (default %(default)g)")  # fmt: skip
+    add("--line-timeout", type=_seconds, default=defaults.line_timeout, metavar="SECONDS",
+        help="cut off a client not finishing a line SECONDS after starting it (default %(default)g)")  # fmt: skip
+    add("--max-waiting", type=_positive, default=defaults.max_waiting, metavar="N",
+        help="waiting connections in all (default %(default)d)")  # fmt: skip
+    add("--max-waiting-per-address", type=_positive, default=defaults.max_waiting_per_address, metavar="N",
+        help="waiting connections from one address, an IPv6 /64 (default %(default)d)")  # fmt: skip
+
+
+def limits_from(args: argparse.Namespace) -> Limits:
+    """The server's :class:`Limits` from the parsed options: room for every waiting connection and the players."""
+    defaults = Limits()
+    return Limits(
+        max_connections=max(defaults.max_connections, args.max_waiting + 16),
+        max_waiting=args.max_waiting,
+        max_waiting_per_address=args.max_waiting_per_address,
+        connect_timeout=args.connect_timeout,
+        line_timeout=args.line_timeout,
+    )
+
+
+# ---------------------------------------------------------------------- files and settings
+
+
+class OptionFileError(ValueError):
+    """An option file whose option values are out of range; the message names the line."""
 
 
 def read_option_file(path: Path) -> tuple[OptionEntry, ...]:
@@ -118,21 +204,27 @@ def read_option_file(path: Path) -> tuple[OptionEntry, ...]:
 
     The file holds controller messages framed as on the wire. Lines that are not
     GameOption messages are skipped with a warning, as the original skips lines it
-    cannot apply; a missing final newline does not lose the last line.
+    cannot apply; a missing final newline does not lose the last line. Values are
+    checked as a client's ``SetGameOption`` is (:class:`OptionFileError`), and the
+    file is read as :func:`~mj.inputfile.read_capped` allows (:class:`InputFileError`).
     """
-    text = path.read_bytes().decode(ENCODING)
+    text = read_capped(path, SMALL_FILE_CAP).decode(ENCODING)
     if not text.endswith("\n"):
         text += "\n"
     entries: list[OptionEntry] = []
-    for number, line in enumerate(LineDecoder(max_line=1 << 30).feed(text.encode(ENCODING)), start=1):
+    for number, line in enumerate(LineDecoder(max_line=len(text) + 2).feed(text.encode(ENCODING)), start=1):
         if not line.strip():
             continue
         try:
             message = C.decode(line)
         except ProtocolError:
-            print(f"+W+ {path}:{number}: cannot decode {line!r}; line ignored", file=sys.stderr)
+            print(f"+W+ {path}:{number}: cannot decode {line[:60]!r}; line ignored", file=sys.stderr)
             continue
         if isinstance(message, C.GameOption):
+            try:
+                check_entry(message.entry)
+            except OptionError as exc:
+                raise OptionFileError(f"{path}:{number}: {message.entry.name}: {exc}") from None
             entries.append(message.entry)
         elif not isinstance(message, C.Comment):
             print(f"+W+ {path}:{number}: only GameOption lines are applied; line ignored", file=sys.stderr)
@@ -177,8 +269,19 @@ def build_settings(args: argparse.Namespace) -> TableSettings:
 
 
 def _load_game(table: Table, path: Path) -> None:
-    """``--load-game``: the saved game becomes the table's; later saves default to its name."""
-    table.load(path.read_bytes().decode(ENCODING))
+    """``--load-game``: the saved game becomes the table's; later saves default to its name.
+
+    Whatever the file holds ends in :class:`InputFileError` or :class:`LoadError`: a
+    file whose checked fields still trip the engine is a bad file, not a server bug
+    to show as a traceback.
+    """
+    text = read_capped(path, SAVE_FILE_CAP).decode(ENCODING)
+    try:
+        table.load(text)
+    except LoadError:
+        raise
+    except Exception as exc:
+        raise LoadError(f"the rules cannot play this file ({type(exc).__name__}: {exc})") from None
     table.save_name = save_file_name(path.name)
 
 
@@ -197,14 +300,20 @@ def say(text: str) -> None:
 
 
 async def serve(
-    table: Table, address: Address, announce: str, log: LogWriter | None, http: TcpAddress | None = None
+    table: Table,
+    address: Address,
+    announce: str,
+    log: LogWriter | None,
+    http: TcpAddress | None = None,
+    allow_hosts: Sequence[str] = (),
+    limits: Limits | None = None,
 ) -> int:
     """Listen, print ``OK: ADDRESS`` (§1.1), run the table; the exit status.
 
     With ``http``, the browser client is served there too (after the OK line, which
     stays the first line printed): its gateway joins this table as any client does.
     """
-    server = Server(table, log)
+    server = Server(table, log, limits)
     try:
         await server.start(address)
     except OSError as exc:
@@ -220,7 +329,7 @@ async def serve(
         from mj.web.app import serve_table
 
         try:
-            web_runner, url = await serve_table(address, bound, http)
+            web_runner, url = await serve_table(address, bound, http, allow_hosts)
         except OSError as exc:
             print(f"mj-server: cannot serve the browser client on {http.host}:{http.port}: {exc}", file=sys.stderr)
             return 1
@@ -250,28 +359,49 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error(f"argument --http: expected HOST:PORT, not {args.http!r}")
     try:
         settings = build_settings(args)
+    except (InputFileError, OptionFileError, tiles.WallFileError) as exc:
+        print(f"mj-server: {exc}", file=sys.stderr)
+        return BAD_FILE
     except (OSError, ValueError) as exc:
         print(f"mj-server: {exc}", file=sys.stderr)
         return 1
-    table = Table(settings, saver=make_saver(Path.cwd()))
+    saves = DiskQueue(write_atomically)  # issue 17: saves are written off the event loop
+    table = Table(settings, saver=make_saver(Path.cwd(), saves.write))
     if args.load_game is not None:
         try:
             _load_game(table, args.load_game)
-        except (OSError, LoadError) as exc:
+        except InputFileError as exc:
+            print(f"mj-server: cannot load game: {exc}", file=sys.stderr)
+            return BAD_FILE
+        except LoadError as exc:
             print(f"mj-server: cannot load game from {args.load_game}: {exc}", file=sys.stderr)
-            return 1
+            return BAD_FILE
     try:
         log = LogWriter.open(args.logfile) if args.logfile else None
     except OSError as exc:
         print(f"mj-server: cannot open log file {args.logfile}: {exc}", file=sys.stderr)
         return 1
     try:
+        journal = Journal.start(args.journal, table) if args.journal else None
+    except OSError as exc:
+        print(f"mj-server: cannot write the journal {args.journal}: {exc}", file=sys.stderr)
+        return 1
+    try:
         # uvloop: asyncio's loop written in C (on libuv), a fraction of the CPU per wake-up of a busy table
         with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
-            status = runner.run(serve(table, address, args.server, log, http))
+            limits = limits_from(args)
+            served = serve(table, address, args.server, log, http, allow_hosts=args.allow_host, limits=limits)
+            status = runner.run(served)
+        if status == 0 and table.exit_status is None:  # stopped by SIGTERM or SIGINT, not by the game
+            saved = table.save_on_exit()  # before the files are closed below
+            if saved is not None:
+                print(f"mj-server: stopped by a signal; the game is saved in {saved}", file=sys.stderr)
     finally:
+        saves.close()  # every save queued, --save-on-exit's too, is on disk before we exit
         if log is not None:
             log.close()
+        if journal is not None:
+            journal.close()
     scores = table.final_scores()
     if scores is not None:
         say(scores if scores.endswith("\n") else scores + "\n")

@@ -20,7 +20,7 @@ import sys
 from pathlib import Path
 from typing import BinaryIO, Final
 
-from mj.logfile import Direction, LogEntry, format_entry
+from mj.logfile import RISKY_STARTS, Direction, LogEntry, escape, format_entry, needs_escape
 from mj.protocol.framing import ENCODING, encode_line
 
 #: What ends each sent message in the log.
@@ -51,7 +51,15 @@ class LogWriter:
         return cls(Path(name).open("ab"), owned=True)
 
     def received(self, connection: int, raw: str) -> None:
-        """A line as received, after unescaping, with its own terminator (CR LF, LF, or none at the end)."""
+        """A line as received, after unescaping, with its own terminator (CR LF, LF, or none at the end).
+
+        A line that could pass for other entries is escaped (:mod:`mj.logfile`); the
+        test for it looks at the whole line only if it starts so or holds a line break.
+        """
+        if raw.startswith(RISKY_STARTS) or raw.find("\n") != len(raw) - 1:
+            text = raw.removesuffix("\n").removesuffix("\r")
+            if needs_escape(text):
+                raw = escape(text) + raw[len(text) :]
         self._write(self._head("<", connection), _encoded(raw))
 
     def end_of_file(self, connection: int) -> None:
@@ -64,8 +72,8 @@ class LogWriter:
         ``wire``, the message's bytes on the wire if at hand, are that very entry
         unless the framing escaped something, which always lengthens the text.
         """
-        if wire is None or len(wire) != len(text) + _WIRE_TERMINATOR:
-            wire = _encoded(text + SENT_TERMINATOR)
+        if wire is None or len(wire) != len(text) + _WIRE_TERMINATOR or text.startswith(RISKY_STARTS):
+            wire = _encoded((escape(text) if needs_escape(text) else text) + SENT_TERMINATOR)
         self._write(self._head(">", connection), wire)
 
     def flush(self) -> None:

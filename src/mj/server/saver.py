@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 
 from mj.protocol.framing import ENCODING
+from mj.server.diskqueue import Write
 from mj.table import Saver
 
 #: Default names are ``game-YYYY-MM-DD-N.mjs`` with N the first free digit (protocol.md §10.1).
@@ -66,11 +67,14 @@ def write_atomically(path: Path, data: bytes, mode: int) -> None:
         raise
 
 
-def make_saver(directory: Path) -> Saver:
+def make_saver(directory: Path, write: Write = write_atomically) -> Saver:
     """The table's :data:`~mj.table.Saver` writing into ``directory`` (the server's working directory).
 
     Files get mode 0666 less the umask, as the original's ``fopen`` gives them (it
-    asked for 0777; nothing here is executable).
+    asked for 0777; nothing here is executable). ``mj-server`` passes the ``write``
+    of a :class:`~mj.server.diskqueue.DiskQueue`, which writes later, in its thread:
+    a directory we may not write into is then refused at once, and a write that
+    fails later is reported on standard error.
     """
     mode = 0o666 & ~_current_umask()
 
@@ -79,8 +83,11 @@ def make_saver(directory: Path) -> Saver:
         if not name or "/" in name or "\0" in name or name in (".", ".."):
             print(f"+W+ refusing to save under the name {name!r}", file=sys.stderr)
             return None
+        if not os.access(directory, os.W_OK):
+            print(f"+W+ unable to save state to {name}: directory {directory} is not writable", file=sys.stderr)
+            return None
         try:
-            write_atomically(directory / name, text.encode(ENCODING, errors="replace"), mode)
+            write(directory / name, text.encode(ENCODING, errors="replace"), mode)
         except OSError as exc:
             print(f"+W+ unable to save state to {name}: {exc}", file=sys.stderr)
             return None

@@ -30,12 +30,22 @@ original's sleep.
 Connection numbers are the original's ``cnxK`` slots: the lowest free number from
 1, freed only once the table has been told the connection ended, so the table
 never sees two connections with the same number at once.
+
+Connections that are not yet a player's ("waiting") are bounded so that nobody
+can lock the players out (see :class:`Limits`): each must send a ``Connect`` that
+the table accepts within a deadline, each line once started must be finished within
+another, and when too many wait, from one address or in all, the oldest waiting one
+is cut off to make room for the newcomer. A newcomer is therefore always let in and
+has its chance to join; a seated player who lost the connection comes back that way.
+Failed passwords make the next attempt from that address, or for that id, wait
+(:mod:`mj.server.guard`): its ``AuthInfo`` is held back, not refused.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
 import os
 import socket
 import stat
@@ -49,12 +59,15 @@ from typing import Final, Protocol, cast
 from mj.protocol import cmsg as C
 from mj.protocol.framing import MAX_LINE, WHITESPACE, LineDecoder, LineTooLong, encode_line
 from mj.server.address import Address, TcpAddress, UnixAddress
+from mj.server.guard import AuthPenalties, RateLimit
 from mj.server.logwriter import LogWriter
 from mj.server.pacing import Pacer
 from mj.table import Delivery
 
 #: How long a closed connection may take to flush its last messages before it is dropped.
 CLOSE_GRACE: Final = 2.0
+#: The lines a player may send only at a bounded rate: chat, and saves (each writes a file).
+_RATED: Final = ("SendMessage", "SaveState")
 
 
 class TableLike(Protocol):
@@ -78,6 +91,15 @@ class TableLike(Protocol):
 
     def pacing(self) -> float: ...
 
+    def refuse(self, connection: int) -> list[Delivery]: ...
+
+    def joined(self, connection: int) -> bool: ...
+
+    def auth_player(self, connection: int) -> int | None: ...
+
+    @property
+    def auth_failures(self) -> list[tuple[int, int]]: ...
+
 
 class Listener(Protocol):
     """What the server needs of a listening server: ``asyncio.Server``, or uvloop's own.
@@ -94,9 +116,26 @@ class Listener(Protocol):
 
 @dataclass(frozen=True, slots=True)
 class Limits:
-    """Protection against clients that misbehave, and room for more than the original's 7."""
+    """Protection against clients that misbehave, and room for more than the original's 7.
+
+    ``mj-server --help`` names each limit with its default; the options set them.
+    """
 
     max_connections: int = 64
+    #: Connections not yet a player's, in all; a newcomer beyond it cuts off the oldest.
+    max_waiting: int = 32
+    #: Connections not yet a player's from one address (an IPv6 /64), the oldest cut off likewise.
+    max_waiting_per_address: int = 8
+    #: Seconds from accepting a connection to the table accepting its ``Connect``.
+    connect_timeout: float = 60.0
+    #: Seconds from the first byte of a line to its end.
+    line_timeout: float = 30.0
+    #: Chat lines (``SendMessage``) of one player at once, and then a second.
+    chat_burst: int = 20
+    chat_rate: float = 2.0
+    #: Saves (``SaveState``) of one player at once, and then a second.
+    save_burst: int = 3
+    save_rate: float = 0.2
     #: Longest logical line accepted, escapes and terminators counted.
     max_line: int = MAX_LINE
     #: Lines from one client received but not yet handled; more means a flood.
@@ -122,6 +161,18 @@ class Client:
     closed: bool = False
     #: Lines for this client gathered during the current wake-up, joined when sent.
     outgoing: list[bytes] = field(default_factory=list)
+    #: Where it connected from (an IPv6 address as its /64); None on a Unix socket.
+    host: str | None = None
+    #: Not yet a player's: bounded in number and in time.
+    waiting: bool = True
+    #: Cuts the client off unless it joins in time.
+    connect_deadline: asyncio.TimerHandle | None = None
+    #: Cuts the client off unless the line it started ends in time.
+    line_deadline: asyncio.TimerHandle | None = None
+    #: Its events held back while a password attempt waits (:mod:`mj.server.guard`), in order.
+    deferred: list[Event] | None = None
+    #: Its rate limits for chat and saves, made at its first such line.
+    rates: dict[str, RateLimit] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -192,10 +243,11 @@ class _Link(asyncio.Protocol):
         return False  # close our side too: the client has said all it will say
 
     def connection_lost(self, exc: Exception | None) -> None:
-        if self.client is not None:
-            if not self.client.gone.done():
-                self.client.gone.set_result(None)
-            self.server._end(self.client)
+        client, self.client = self.client, None  # no cycle left (client, transport, link) for the collector
+        if client is not None:
+            if not client.gone.done():
+                client.gone.set_result(None)
+            self.server._end(client)
 
 
 class Server:
@@ -220,6 +272,9 @@ class Server:
         self._listener: Listener | None = None
         self._unix_path: str | None = None
         self._result: asyncio.Future[int] | None = None
+        #: Clients not yet a player's, oldest first.
+        self._waiting: dict[Client, None] = {}
+        self._penalties = AuthPenalties()
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -293,7 +348,10 @@ class Server:
     # ------------------------------------------------------------------ events from the loop
 
     def _opened(self, transport: asyncio.Transport) -> Client | None:
-        """A new connection: give it the lowest free slot, or refuse it."""
+        """A new connection: make room among the waiting ones, give it the lowest free slot, or refuse it."""
+        host = _peer_host(transport)
+        if not self._finished:
+            self._make_room(host)
         number = self._free_slot()
         if number is None or self._finished:
             with contextlib.suppress(ConnectionError, OSError, RuntimeError):
@@ -302,19 +360,53 @@ class Server:
             return None
         _set_nodelay(transport)
         client = Client(number, transport, LineDecoder(self.limits.max_line), self._loop.create_future())
+        client.host = host
         self._clients[number] = client
+        self._waiting[client] = None
+        seconds = self.limits.connect_timeout
+        reason = f"No Connect accepted within {seconds:g} seconds; connection closed"
+        client.connect_deadline = self._loop.call_later(seconds, self._end, client, reason)
         self._submit(Opened(client))
         return client
+
+    def _make_room(self, host: str | None) -> None:
+        """Cut off the oldest waiting connection from ``host``, or of all, if one more would be too many."""
+        limits = self.limits
+        same = [c for c in self._waiting if c.host == host] if host is not None else []
+        if len(same) >= limits.max_waiting_per_address:
+            self._evict(same[0], "Too many connections waiting from your address; connection closed")
+        elif len(self._waiting) >= limits.max_waiting:
+            self._evict(next(iter(self._waiting)), "Too many connections waiting; connection closed")
+
+    def _evict(self, client: Client, reason: str) -> None:
+        self._waiting.pop(client, None)
+        self._end(client, reason)
+
+    def _joined(self, client: Client) -> None:
+        """``client`` is a player's now: no longer bounded as a waiting connection."""
+        client.waiting = False
+        self._waiting.pop(client, None)
+        if client.connect_deadline is not None:
+            client.connect_deadline.cancel()
+            client.connect_deadline = None
 
     def _received(self, client: Client, data: bytes) -> None:
         """Bytes from ``client``: queue its complete lines and handle them."""
         if client.ending:
             return
+        decoder = client.decoder
         try:
-            lines = client.decoder.feed_raw(data)
+            lines = decoder.feed_raw(data)
         except LineTooLong:
             self._end(client, "Line too long; connection closed")
             return
+        if client.line_deadline is not None and (lines or not decoder.partial):
+            client.line_deadline.cancel()
+            client.line_deadline = None
+        if client.line_deadline is None and decoder.partial:
+            seconds = self.limits.line_timeout
+            reason = f"Line not finished within {seconds:g} seconds; connection closed"
+            client.line_deadline = self._loop.call_later(seconds, self._end, client, reason)
         for raw in lines:
             client.pending += 1
             if client.pending > self.limits.max_pending:
@@ -328,6 +420,9 @@ class Server:
         if client.ending:
             return
         client.ending = True
+        if client.deferred is not None:  # a password attempt held back: dropped with its client
+            client.pending -= sum(isinstance(e, Received) for e in client.deferred)
+            client.deferred = None
         self._submit(Ended(client, reason))
 
     def _free_slot(self) -> int | None:
@@ -369,6 +464,8 @@ class Server:
     def _handle(self, event: Event) -> None:
         try:
             batch = self._table_event(event)
+            if self.table.auth_failures:
+                self._auth_failed()
             if self._deliver(batch):
                 self._after_batch()
         except Exception:
@@ -394,16 +491,92 @@ class Server:
         client = event.client
         if client.closed:
             return []
+        if client.waiting:
+            return self._waiting_event(client, event)
         if isinstance(event, Received):
             client.pending -= 1
             if self.log is not None:
                 self.log.received(client.number, event.raw)
+            if event.raw.startswith(_RATED) and not self._within_rate(client, event.raw):
+                return self.table.refuse(client.number)
             return self.table.receive(client.number, event.raw.rstrip(WHITESPACE))
         if isinstance(event, Opened):
             return self.table.open(client.number)
+        return self._ended(client, event)
+
+    def _waiting_event(self, client: Client, event: Opened | Received | Ended) -> list[Delivery]:
+        """An event of a client not yet a player's: a password attempt may have to wait; a Connect may seat it."""
+        if client.deferred is not None:
+            client.deferred.append(event)
+            return []
+        if isinstance(event, Received) and event.raw.startswith("AuthInfo"):
+            wait = self._auth_wait(client)
+            if wait > 0:
+                client.deferred = [event]
+                self._loop.call_later(wait, self._release_deferred, client)
+                return []
+        if not isinstance(event, Received):
+            return self.table.open(client.number) if isinstance(event, Opened) else self._ended(client, event)
+        client.pending -= 1
+        if self.log is not None:
+            self.log.received(client.number, event.raw)
+        out = self.table.receive(client.number, event.raw.rstrip(WHITESPACE))
+        if self.table.joined(client.number):
+            self._joined(client)
+        return out
+
+    def _within_rate(self, client: Client, raw: str) -> bool:
+        """Whether a player's chat line or save is within its rate (each kind has its own)."""
+        kind = "chat" if raw.startswith("SendMessage") else "save"
+        now = self._loop.time()
+        if client.rates is None:
+            client.rates = {}
+        rate = client.rates.get(kind)
+        if rate is None:
+            limits = self.limits
+            if kind == "chat":
+                rate = RateLimit(limits.chat_burst, limits.chat_rate, now)
+            else:
+                rate = RateLimit(limits.save_burst, limits.save_rate, now)
+            client.rates[kind] = rate
+        return rate.take(now)
+
+    def _ended(self, client: Client, event: Ended) -> list[Delivery]:
         if event.reason:
             client.outgoing.append(encode_line(C.Error(0, event.reason).encode()))
         return self._close(client, by_us=False)
+
+    def _auth_key(self, client: Client) -> tuple[Hashable, ...]:
+        """What a password attempt on ``client`` is counted under: its address and the id it claims."""
+        player = self.table.auth_player(client.number)
+        address = ("address", client.host or "local")
+        return (address,) if player is None else (address, ("id", player))
+
+    def _auth_wait(self, client: Client) -> float:
+        return self._penalties.wait(self._auth_key(client), self._loop.time())
+
+    def _release_deferred(self, client: Client) -> None:
+        """The wait is over: the held events go first (they arrived before anything still queued)."""
+        events, client.deferred = client.deferred, None
+        if not events or client.closed or self._finished:
+            return
+        self._backlog.extendleft(reversed(events))
+        self._drain()
+
+    def _auth_failed(self) -> None:
+        """Count each failed password against its address and id, and log it in one line."""
+        now = self._loop.time()
+        for connection, player in self.table.auth_failures:
+            client = self._clients.get(connection)
+            host = client.host if client is not None and client.host is not None else "local"
+            failures, wait = self._penalties.failed((("address", host), ("id", player)), now)
+            print(
+                f"+W+ authentication failure for id {player} from {host} (failure {failures}; "
+                f"the next attempt waits {wait:.1f} s)",
+                file=sys.stderr,
+                flush=True,
+            )
+        self.table.auth_failures.clear()
 
     def _close(self, client: Client, by_us: bool) -> list[Delivery]:
         """Close ``client``'s socket (after its queued output) and tell the table.
@@ -416,8 +589,14 @@ class Server:
         self._flush()
         client.ending = client.closed = True
         client.transport.close()
-        # the socket stays open until its last messages are read: not forever
-        self._loop.call_later(CLOSE_GRACE, _drop_if_unsent, client.transport)
+        self._waiting.pop(client, None)
+        for deadline in (client.connect_deadline, client.line_deadline):
+            if deadline is not None:
+                deadline.cancel()
+        client.connect_deadline = client.line_deadline = None
+        # the socket stays open until its last messages are read: not forever (nothing left to read: closed now)
+        if client.transport.get_write_buffer_size():
+            self._loop.call_later(CLOSE_GRACE, _drop_if_unsent, client.transport)
         self.table.closing.discard(client.number)
         if self.log is not None and not by_us:
             self.log.end_of_file(client.number)
@@ -563,6 +742,18 @@ def _drop_if_unsent(transport: asyncio.WriteTransport) -> None:
     """
     if transport.get_write_buffer_size():
         transport.abort()
+
+
+def _peer_host(transport: asyncio.BaseTransport) -> str | None:
+    """The address a TCP client connected from, an IPv6 one as its /64 (one site's); None on a Unix socket."""
+    peer = transport.get_extra_info("peername")
+    if not isinstance(peer, tuple) or not peer or not isinstance(peer[0], str):
+        return None
+    host = peer[0]
+    if ":" in host:
+        with contextlib.suppress(ValueError):
+            return str(ipaddress.ip_network(f"{host.partition('%')[0]}/64", strict=False))
+    return host
 
 
 def _set_nodelay(transport: asyncio.BaseTransport) -> None:

@@ -11,7 +11,8 @@ nothing. From the browser:
   own table when served by ``mj-server --http``);
 * ``new_game {...}`` / ``resume {...}``: start a local game (our server, robots)
   and take the first seat, as xmj's "New local game..." and "Resume game..." do
-  (only when ``xmj`` serves the page on this machine);
+  (only when ``xmj`` serves the page on this machine, and only from its own page:
+  see :class:`Gateway`);
 * ``act {button, tile}``: press a button of the dialog the last snapshot offered;
 * ``chat {text}``, ``save {filename}``, ``set_option {name, value}``, ``leave``.
 
@@ -24,23 +25,31 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import os
+import stat
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
 from aiohttp import WSCloseCode, WSMsgType, web
+from aiohttp.typedefs import Middleware
 
 from mj.play import ROBOT_NAMES, LocalGame, default_address
 from mj.protocol import pmsg as P
 from mj.server.address import Address, TcpAddress, UnixAddress
 from mj.web.dialogs import ActionError
+from mj.web.hosts import LOOPBACK_ONLY, HostPolicy
 from mj.web.session import Session
 
 STATIC: Final = Path(__file__).parent / "static"
 #: A session nobody has looked at for this long leaves its game (the server sees a disconnection).
 IDLE_SECONDS: Final = 15 * 60
+#: A local game whose page went away (and did not come back, as a reload does) is ended after this.
+PAGE_GRACE_SECONDS: Final = 20.0
+#: Tokens remembered as this gateway's own pages (see :class:`Gateway`), the newest kept.
+_OWN_TOKENS: Final = 256
 #: Longest chat line or file name accepted from a browser.
 MAX_TEXT: Final = 500
 #: Largest browser message accepted, in bytes.
@@ -64,13 +73,27 @@ class GatewayConfig:
     default_name: str = "Player"
     #: More mj-server options for local games (after the panel's, so they win).
     server_args: tuple[str, ...] = ()
-    level: int = 1
+    #: The robots' level in local games (mj-player's default).
+    level: int = 3
     #: Where new local games listen; None picks a private Unix socket each time.
     local_address: Callable[[], str] | None = None
+    #: The names of the ``Host`` and ``Origin`` headers answered (DNS rebinding, mj.web.hosts).
+    hosts: HostPolicy = LOOPBACK_ONLY
+    #: Where local games run, save, and find the games to resume (by name only); None: the working directory.
+    save_folder: Path | None = None
+    #: How long a local game outlives its page (PAGE_GRACE_SECONDS).
+    page_grace: float = PAGE_GRACE_SECONDS
 
 
 class Gateway:
-    """Sessions by token, and the aiohttp application serving them."""
+    """Sessions by token, and the aiohttp application serving them.
+
+    What starts processes or opens connections on this machine (a new local game,
+    joining another server, resuming a file) is done only for the page of a session
+    this gateway made: a socket that said ``hello`` with one of its tokens (the
+    address ``xmj`` prints carries the first). Another page on the same browser
+    cannot know a token, even with the Host and Origin checks passed.
+    """
 
     def __init__(self, config: GatewayConfig) -> None:
         self.config = config
@@ -78,6 +101,12 @@ class Gateway:
         self._reaper: asyncio.Task[None] | None = None
         #: Every open browser socket, closed on shutdown (aiohttp would otherwise wait for them).
         self._sockets: set[web.WebSocketResponse] = set()
+        #: Tokens of the sessions made here, ended ones too (a page that left its game may start another).
+        self._own_tokens: dict[str, None] = {}
+        #: Sockets that showed one of those tokens: the pages allowed local-game actions.
+        self._trusted: set[web.WebSocketResponse] = set()
+        #: Local games (by token) whose page has been open: they end soon after the page goes.
+        self._paged: set[str] = set()
 
     # ------------------------------------------------------------------ sessions
 
@@ -87,14 +116,23 @@ class Gateway:
         if not await session.start():
             await session.close()
             raise RequestError(session.detail or "could not join the game")
-        self.sessions[session.token] = session
+        self._add(session)
         return session
+
+    def _add(self, session: Session) -> None:
+        self.sessions[session.token] = session
+        self._own_tokens[session.token] = None
+        while len(self._own_tokens) > _OWN_TOKENS:
+            del self._own_tokens[next(iter(self._own_tokens))]
 
     async def new_local_game(self, request: Json) -> Session:
         """Our server and robots on this machine, with the person connected first (so seated East)."""
         name = _text(request.get("name"), self.config.default_name)
+        server_args = _server_args(request)
+        if request.get("type") == "resume":
+            server_args += ["--no-id-required", "--load-game", self._saved_game(request.get("file"))]
         game = LocalGame(self.config.local_address() if self.config.local_address else default_address(),
-                         [*_server_args(request), *self.config.server_args])  # fmt: skip
+                         [*server_args, *self.config.server_args], cwd=self.config.save_folder)  # fmt: skip
         loop = asyncio.get_running_loop()
         try:
             await loop.run_in_executor(None, game.start_server)
@@ -114,8 +152,28 @@ class Gateway:
             loop.run_in_executor(None, game.stop)  # ends the robots and server without blocking the loop
 
         session.on_close = stop_game
-        self.sessions[session.token] = session
+        session.log.save_folder = str(self.config.save_folder or Path.cwd())  # where our server saves
+        self._add(session)
         return session
+
+    def _saved_game(self, value: object) -> str:
+        """The name of a saved game in the save folder, checked: a plain file name, of a regular file there.
+
+        A link is refused too: the child server would read wherever it points.
+        """
+        name = _text(value, "")
+        if not name:
+            raise RequestError("say which saved game (.mjs file) to resume")
+        if name != os.path.basename(name) or name.startswith(".") or "\0" in name or "\\" in name:
+            raise RequestError(f"{name!r}: give the name of a saved game in the save folder, not a path")
+        folder = self.config.save_folder or Path.cwd()
+        try:
+            mode = os.lstat(folder / name).st_mode
+        except OSError:
+            raise RequestError(f"there is no saved game {name!r} in {folder}") from None
+        if not stat.S_ISREG(mode):
+            raise RequestError(f"{name!r} is not a saved game: not a regular file")
+        return name
 
     async def close(self) -> None:
         if self._reaper is not None:
@@ -128,21 +186,45 @@ class Gateway:
                 await ws.close(code=WSCloseCode.GOING_AWAY, message=b"xmj is shutting down")
 
     async def _reap(self) -> None:
-        """Sessions without a browser for :data:`IDLE_SECONDS` leave their game."""
+        """Sessions without a browser for :data:`IDLE_SECONDS` leave their game; local games whose page went, sooner.
+
+        A local game's page that reloads comes back within seconds; one that does not
+        must not leave its server and robots running for a quarter of an hour.
+        """
+        grace = self.config.page_grace
         while True:
-            await asyncio.sleep(30)
+            await asyncio.sleep(max(0.2, min(30.0, grace / 4)))
             now = time.monotonic()
             for token, session in list(self.sessions.items()):
-                if session.orphaned_since is not None and now - session.orphaned_since > IDLE_SECONDS:
+                since = session.orphaned_since
+                if since is None:
+                    continue
+                limit = grace if token in self._paged else IDLE_SECONDS
+                if now - since > limit:
                     del self.sessions[token]
+                    self._paged.discard(token)
                     await session.close()
 
     # ------------------------------------------------------------------ HTTP
 
     def application(self) -> web.Application:
-        app = web.Application(middlewares=[_no_cache])
+        app = web.Application(middlewares=[self.served_hosts_only(), _no_cache])
         self.add_routes(app, "/")
         return app
+
+    def served_hosts_only(self) -> Middleware:
+        """The middleware refusing a request for a name that is not ours: a DNS-rebinding page (mj.web.hosts)."""
+        hosts = self.config.hosts
+
+        @web.middleware
+        async def served_hosts_only(
+            request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
+        ) -> web.StreamResponse:
+            if not hosts.allows_host(request.headers.get("Host")):
+                raise web.HTTPMisdirectedRequest(text="this host name is not served here (see xmj --allow-host)\n")
+            return await handler(request)
+
+        return served_hosts_only
 
     def add_routes(self, app: web.Application, page: str) -> None:
         """The page at ``page``, its files and its WebSocket on ``app``: xmj's own, or ``mj lobby``'s."""
@@ -167,11 +249,11 @@ class Gateway:
             "join_any": self.config.target is None,
             "server": self.config.target or "",
             "name": self.config.default_name,
+            "level": self.config.level,
         }
 
     async def _websocket(self, request: web.Request) -> web.StreamResponse:
-        origin = request.headers.get("Origin")
-        if origin is not None and origin.split("://", 1)[-1] != request.host:
+        if not self.config.hosts.allows_origin(request.headers.get("Origin"), request.headers.get("Host")):
             # another web site must not drive a seat (or start processes) through a visitor's browser
             raise web.HTTPForbidden(text="cross-origin WebSocket refused")
         ws = web.WebSocketResponse(heartbeat=20, max_msg_size=MAX_MESSAGE)
@@ -193,6 +275,7 @@ class Gateway:
                     await _error(ws, str(exc))
         finally:
             self._sockets.discard(ws)
+            self._trusted.discard(ws)
             for session in attached:
                 session.detach(ws)
         return ws
@@ -229,17 +312,27 @@ class Gateway:
         await ws.send_str(json.dumps({"type": "welcome", "token": token, "caps": self.capabilities()}))
         if session is not None:
             attached.append(session)
+            if session.on_close is not None:  # a local game: it now has a page
+                self._paged.add(session.token)
             await session.attach(ws)
 
     async def _hello(self, ws: web.WebSocketResponse, data: Json, _s: Session | None, attached: list[Session]) -> None:
         token = data.get("token")
         session = self.sessions.get(token) if isinstance(token, str) else None
+        if isinstance(token, str) and token in self._own_tokens:
+            self._trusted.add(ws)
         await self._welcome(ws, session, attached)
+
+    def _check_own_page(self, ws: web.WebSocketResponse, what: str) -> None:
+        if ws not in self._trusted:
+            raise RequestError(f"{what} only from the page xmj opened (the address it printed, with ?session=)")
 
     async def _join(self, ws: web.WebSocketResponse, data: Json, old: Session | None, attached: list[Session]) -> None:
         target = self.config.target or _text(data.get("server"), "")
         if not target:
             raise RequestError("say which server to join (HOST:PORT or a socket path)")
+        if self.config.target is None:
+            self._check_own_page(ws, "joining another server is possible")
         await self._leave_quietly(old)
         session = await self.join(target, _text(data.get("name"), self.config.default_name), _int(data.get("id"), 0))
         await self._welcome(ws, session, attached)
@@ -248,8 +341,9 @@ class Gateway:
                         attached: list[Session]) -> None:  # fmt: skip
         if not self.config.local_games:
             raise RequestError("this server does not start local games; join its table instead")
-        if data["type"] == "resume" and not _text(data.get("file"), ""):
-            raise RequestError("say which saved game (.mjs file) to resume")
+        self._check_own_page(ws, "local games are started")
+        if data["type"] == "resume":
+            self._saved_game(data.get("file"))  # refused before leaving the game in hand
         await self._leave_quietly(old)
         session = await self.new_local_game(data)
         await self._welcome(ws, session, attached)
@@ -291,6 +385,7 @@ class Gateway:
         if session is None:
             return
         self.sessions.pop(session.token, None)
+        self._paged.discard(session.token)
         await session.close()
         await session.broadcast()
 
@@ -344,9 +439,6 @@ def _server_args(request: Json) -> list[str]:
         args.append("--save-on-exit")
     if request.get("random_seats"):
         args.append("--random-seats")
-    saved = _text(request.get("file"), "") if request.get("type") == "resume" else ""
-    if saved:
-        args += ["--no-id-required", "--load-game", saved]
     return args
 
 
@@ -380,11 +472,14 @@ async def start_http(gateway: Gateway, host: str, port: int) -> tuple[web.AppRun
     return runner, f"http://{shown}:{bound_port}/"
 
 
-async def serve_table(address: Address, bound: TcpAddress | None, http: TcpAddress) -> tuple[web.AppRunner, str]:
+async def serve_table(
+    address: Address, bound: TcpAddress | None, http: TcpAddress, allow_hosts: Sequence[str] = ()
+) -> tuple[web.AppRunner, str]:
     """``mj-server --http``: the browser client for the table at ``address``, in the server's own loop."""
     if isinstance(address, UnixAddress):
         target = address.path
     else:
         host = address.host if address.host not in ("", "0.0.0.0", "::") else "localhost"
         target = f"{host}:{bound.port if bound is not None else address.port}"
-    return await start_http(Gateway(GatewayConfig(target=target)), http.host, http.port)
+    config = GatewayConfig(target=target, hosts=HostPolicy.for_bind(http.host, allow_hosts))
+    return await start_http(Gateway(config), http.host, http.port)

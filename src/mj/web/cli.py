@@ -24,10 +24,12 @@ import signal
 import sys
 import webbrowser
 from collections.abc import Sequence
+from pathlib import Path
 
 from mj.play import default_address, play_with_protocol_client
 from mj.server.address import TcpAddress, parse_address
-from mj.web.app import Gateway, GatewayConfig, RequestError, start_http
+from mj.web.app import PAGE_GRACE_SECONDS, Gateway, GatewayConfig, RequestError, start_http
+from mj.web.hosts import HostPolicy
 
 
 def build_parser(prog: str = "xmj") -> argparse.ArgumentParser:
@@ -41,7 +43,14 @@ def build_parser(prog: str = "xmj") -> argparse.ArgumentParser:
     parser.add_argument("--http", default="localhost:0", metavar="HOST:PORT",
                         help="where the browser page is served (default: a free port on localhost)")  # fmt: skip
     parser.add_argument("--no-browser", action="store_true", help="print the page's address instead of opening it")
-    parser.add_argument("--level", type=int, choices=(1, 2, 3), default=1, help="the robots' level")
+    parser.add_argument("--allow-host", action="append", default=[], metavar="NAME",
+                        help="also answer pages that call this machine NAME (only the address the page is "
+                             "served on and localhost are answered: a defence against DNS rebinding)")  # fmt: skip
+    parser.add_argument("--page-grace", type=float, default=PAGE_GRACE_SECONDS, metavar="SECONDS",
+                        help="how long a local game waits for its page to come back (a reload) before it is "
+                             "ended (default %(default)s)")  # fmt: skip
+    parser.add_argument("--level", type=int, choices=(1, 2, 3), default=3,
+                        help="the robots' level (default 3, as mj-player's)")  # fmt: skip
     parser.add_argument("--client", choices=("browser", "xmj", "none"), default="browser",
                         help="who takes your seat: the browser (default), the original GTK xmj, "
                              "or none (wait for any client at the printed address)")  # fmt: skip
@@ -63,6 +72,9 @@ async def _serve(args: argparse.Namespace, http: TcpAddress, server_args: list[s
         server_args=tuple(server_args),
         level=args.level,
         local_address=local_address,
+        hosts=HostPolicy.for_bind(http.host, args.allow_host),
+        save_folder=Path.cwd(),
+        page_grace=args.page_grace,
     )
     gateway = Gateway(config)
     try:

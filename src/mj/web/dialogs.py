@@ -273,12 +273,15 @@ def _declaring(view: SeatView) -> Dialog | None:
     if view.declarer != view.my_seat or view.tiles_held != (14 if view.my_seat == 0 else 13):
         return None
     specials = moves.specials_held(view)
+    kongs = moves.closed_kongs(view)
     buttons = (
         Button("declare", "Declare", "d", _tile_choices(specials, P.DeclareSpecial), needs_tile=True),
-        Button("kong", "Kong", "k", _tile_choices(moves.closed_kongs(view), P.DeclareClosedKong), needs_tile=True),
+        Button("kong", "Kong", "k", _tile_choices(kongs, P.DeclareClosedKong), needs_tile=True),
         Button("finish", "Finish", "f", {NO_TILE: P.DeclareSpecial(BLANK)}),
     )
-    select = tiles.code(specials[-1]) if specials else None
+    # preselect what the default button takes, so that Enter declares it at once
+    first = specials[-1] if specials else (kongs[0] if kongs else None)
+    select = tiles.code(first) if first is not None else None
     return Dialog("declaring", "Declare specials", buttons, "declare" if specials else "finish", select=select)
 
 

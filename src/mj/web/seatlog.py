@@ -15,10 +15,11 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Final
 
+from mj.narrate import Narrator
 from mj.protocol import cmsg as C
 from mj.protocol.fields import ChowPosition
 from mj.robot.view import SeatView
-from mj.tiles import BLANK, Tile
+from mj.tiles import BLANK, Tile, code
 
 #: Chat lines and notices kept for a browser that (re)loads the page.
 KEPT_LINES: Final = 200
@@ -49,6 +50,18 @@ class ChatLine:
     name: str
     text: str
     private: bool
+    #: Counts the chat lines from 1, so that a snapshot can carry only the lines a browser has not seen.
+    number: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class LogLine:
+    """A line of the Messages window's record: kind "move" (who drew, claimed, discarded, won, what timed
+    out), "notice" or "chat"; numbered from 1, as chat lines are, so that snapshots carry only new lines."""
+
+    number: int
+    kind: str
+    text: str
 
 
 class SeatLog:
@@ -80,6 +93,11 @@ class SeatLog:
         self.claim_opened = 0.0
         #: Announcements made by the messages applied since the last :meth:`drain`.
         self._announced: list[tuple[int, str]] = []
+        #: The Messages window's record, oldest first.
+        self.moves: deque[LogLine] = deque(maxlen=KEPT_LINES)
+        #: Where the server writes saved games, when this gateway knows it (its own local games).
+        self.save_folder: str | None = None
+        self._narrator = Narrator({})
 
     def drain(self) -> list[tuple[int, str]]:
         """(player id, text) of claims and declarations to show over the player, once each."""
@@ -100,6 +118,7 @@ class SeatLog:
         return player.name if player is not None and player.name else f"player {pid}"
 
     def apply(self, msg: C.CMsg) -> None:
+        self._record(msg)
         view = self.view
         me = view.my_id
         match msg:
@@ -122,7 +141,7 @@ class SeatLog:
             case C.Pause(reason=reason, requestor=requestor):
                 self.pause_reason = reason
                 if requestor:
-                    self.notices.append(f"{self.name(requestor)} asks for a pause {reason}")
+                    self._notice(f"{self.name(requestor)} asks for a pause {reason}")
             case C.PlayerDiscards(id=pid, calling=calling):
                 self.claim_opened = time.monotonic()
                 self.last_discard_at = (pid, len(view.player(pid).discards) - 1)
@@ -146,7 +165,7 @@ class SeatLog:
             case C.PlayerRobsKong(id=pid):
                 self._announced.append((pid, "Robbed!"))
             case C.ClaimDenied(reason=reason):
-                self.notices.append(f"Claim denied: {reason}")
+                self._notice(f"Claim denied: {reason}")
             case C.HandScore(id=pid, score=score, explanation=text):
                 if self.scoring is None or self.scoring.hand != view.hand_no:
                     self.scoring = Scoring(view.hand_no)
@@ -159,14 +178,53 @@ class SeatLog:
                 self.scoring.settlement = text
             case C.WashOut(reason=reason):
                 self.washout = reason
-                self.notices.append(f"Wash-out: {reason}")
+                self._notice(f"Wash-out: {reason}")
             case C.StopPlay(reason=reason):
-                self.notices.append(reason)
+                self._notice(reason)
             case C.StateSaved(filename=filename):
-                self.notices.append(f"Game saved as {filename}")
+                where = f" in {self.save_folder}" if self.save_folder and "/" not in filename else ""
+                self._notice(f"Game saved as {filename}{where}")
             case C.Message(sender=sender, addressee=addressee, text=text):
-                self.chat.append(ChatLine(sender, self.name(sender), text, addressee != 0))
+                number = self.chat[-1].number + 1 if self.chat else 1
+                self.chat.append(ChatLine(sender, self.name(sender), text, addressee != 0, number))
+                self._log("chat", f"{self.name(sender)}{' (to you)' if addressee else ''}: {text}")
             case C.GameOver():
-                self.notices.append("The game is over")
+                self._notice("The game is over")
             case _:
                 pass
+
+    def _notice(self, text: str) -> None:
+        self.notices.append(text)
+        self._log("notice", text)
+
+    def _log(self, kind: str, text: str) -> None:
+        number = self.moves[-1].number + 1 if self.moves else 1
+        self.moves.append(LogLine(number, kind, text))
+
+    def _record(self, msg: C.CMsg) -> None:
+        """One line of the move log for ``msg`` (after the view has taken it in), if it is a move."""
+        narrator = self._narrator
+        view = self.view
+        narrator.names = {pid: self.name(pid) for pid in view.players}
+        narrator.winds = dict(zip(view.seats, ("East", "South", "West", "North"), strict=False))
+        me = view.my_id
+        line: str | None
+        match msg:
+            case C.NewHand():
+                line = f"Hand {view.hand_no}: {narrator.who(msg.east)} deals"
+            case C.PlayerDraws(id=pid, tile=tile) | C.PlayerDrawsLoose(id=pid, tile=tile):
+                loose = "a loose tile" if isinstance(msg, C.PlayerDrawsLoose) else "a tile"
+                what = code(tile) if pid == me and tile != BLANK else loose
+                line = f"{narrator.who(pid)} draws {what}"
+            case C.PlayerClaimsChow() | C.PlayerClaimsPung() | C.PlayerClaimsKong() | C.PlayerClaimsMahJong():
+                line = f"{narrator.who(msg.id)} claims {_CLAIM_WORDS[type(msg)].rstrip('!')}"
+            case C.PlayerDoesntClaim(timeout=True):
+                line = "Your time to claim ran out: no claim"
+            case C.HandScore(id=pid, score=score):
+                line = f"{narrator.who(pid)} scores {score}"
+            case C.Settlement() | C.WashOut() | C.GameOver():
+                line = None  # the Scoring window and the notices say these
+            case _:
+                line = narrator.line(msg)
+        if line:
+            self._log("move", line.strip(" \n#*"))  # the narrator's banners ("### East round ###") bare

@@ -61,6 +61,8 @@ class Session:
         self.on_close: Callable[[], None] | None = None
         #: When the last browser went away (monotonic), None while one is attached.
         self.orphaned_since: float | None = time.monotonic()
+        #: The last chat and move-log lines the attached browsers have been sent.
+        self._broadcast_sent = snapshot.Sent(0, 0)
         self._requested_id = player_id
         self._writer: asyncio.StreamWriter | None = None
         self._reader_task: asyncio.Task[None] | None = None
@@ -157,6 +159,7 @@ class Session:
         self.view = SeatView(old.view.my_id)
         self.log = SeatLog(self.view)
         self.log.chat, self.log.notices, self.log.scoring = old.chat, old.notices, old.scoring
+        self.log.moves, self.log.save_folder = old.moves, old.save_folder
         self._seated.clear()
         await self._open()
 
@@ -258,9 +261,11 @@ class Session:
 
     # ------------------------------------------------------------------ browsers
 
-    def snapshot(self) -> Json:
-        connection = {"status": self.status, "detail": self.detail, "server": self.target, "name": self.name}
-        return snapshot.build(self.view, self.log, self.dialog(), connection)
+    def snapshot(self, sent: snapshot.Sent | None = None) -> Json:
+        """The snapshot; the chat and move-log lines after those ``sent`` only, or (None) all of them."""
+        connection = {"status": self.status, "detail": self.detail, "server": self.target, "name": self.name,
+                      "save_folder": self.log.save_folder}  # fmt: skip
+        return snapshot.build(self.view, self.log, self.dialog(), connection, sent)
 
     async def attach(self, ws: web.WebSocketResponse) -> None:
         self.sockets.add(ws)
@@ -274,7 +279,9 @@ class Session:
 
     async def broadcast(self) -> None:
         if self.sockets:
-            await self._to_all(json.dumps(self.snapshot()))
+            state = self.snapshot(self._broadcast_sent)
+            self._broadcast_sent = snapshot.Sent.of(self.log)
+            await self._to_all(json.dumps(state))
 
     async def _to_all(self, text: str) -> None:
         for ws in list(self.sockets):

@@ -8,17 +8,20 @@ hands are counts until they are shown, exactly as the server told this seat.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from mj import tiles
 from mj.melds import Meld
-from mj.robot.view import SeatView
+from mj.robot.view import Phase, SeatView
 from mj.rules.options import OptionType
 from mj.web.dialogs import Dialog
 from mj.web.seatlog import SeatLog
 
 #: Notices sent with each snapshot (the newest last); the rest stay in the log.
 NOTICES_SENT = 20
+#: Lines of the move log sent with each snapshot (the newest last).
+MOVES_SENT = 80
 
 Json = dict[str, Any]
 
@@ -97,8 +100,35 @@ def _options(view: SeatView) -> list[Json]:
     ]
 
 
-def build(view: SeatView, log: SeatLog, dialog: Dialog | None, connection: Json) -> Json:
-    """The snapshot for the browser; ``connection`` describes the link to the game server."""
+def _turn(view: SeatView) -> int | None:
+    """The player the table waits for: the declarer of specials, then whoever must draw or discard."""
+    if view.phase is Phase.DECLARING and 0 <= view.declarer < len(view.seats):
+        return view.seats[view.declarer]
+    if view.phase is Phase.PLAYING and view.pending is None:
+        return view.turn
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class Sent:
+    """The last chat line and the last line of the move log that every attached browser has."""
+
+    chat: int
+    moves: int
+
+    @classmethod
+    def of(cls, log: SeatLog) -> Sent:
+        return cls(log.chat[-1].number if log.chat else 0, log.moves[-1].number if log.moves else 0)
+
+
+def build(view: SeatView, log: SeatLog, dialog: Dialog | None, connection: Json, sent: Sent | None = None) -> Json:
+    """The snapshot for the browser; ``connection`` describes the link to the game server.
+
+    ``chat`` and ``moves`` carry only the lines numbered after those ``sent``, which the
+    browsers add to those they have; with None they carry them all and ``chat_reset`` and
+    ``moves_reset`` say so (a browser just attached). A snapshot goes out after every
+    change, so sending the whole chat each time cost as much as the chat was long.
+    """
     players = _players(view, log) if len(view.seats) == 4 else []
     waiting = [{"id": pid, "name": p.name} for pid, p in view.players.items() if pid not in view.seats]
     highlight = None
@@ -127,6 +157,7 @@ def build(view: SeatView, log: SeatLog, dialog: Dialog | None, connection: Json)
             "washout": log.washout,
             "protocol": view.protocol,
             "started": len(view.seats) == 4,
+            "turn": _turn(view),
         },
         "wall": {
             "size": tiles.wall_size(flowers),
@@ -142,6 +173,19 @@ def build(view: SeatView, log: SeatLog, dialog: Dialog | None, connection: Json)
         "dialog": dialog.to_json() if dialog is not None else None,
         "scoring": _scoring(view, log),
         "options": _options(view),
-        "chat": [{"sender": c.sender, "name": c.name, "text": c.text, "private": c.private} for c in log.chat],
+        "chat": [
+            {"n": c.number, "sender": c.sender, "name": c.name, "text": c.text, "private": c.private}
+            for c in log.chat
+            if sent is None or c.number > sent.chat
+        ],
+        "chat_reset": sent is None,
         "notices": list(log.notices)[-NOTICES_SENT:],
+        "moves": [
+            {"n": m.number, "kind": m.kind, "text": m.text}
+            for m in list(log.moves)[-MOVES_SENT:]
+            if sent is None or m.number > sent.moves
+        ],
+        "moves_reset": sent is None,
+        # Marks the page draws on every tile of a code (a rule system's wild tiles); none in Chinese Classical.
+        "marks": {},
     }

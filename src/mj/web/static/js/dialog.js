@@ -1,7 +1,11 @@
-// The action dialog in the middle of the board: the buttons the server offers, with the
-// manual's names and underlined letters, the default ("shadowed") button, the tile being
-// claimed and the claim timeout's progress bar. Pressing a button sends the server's own
-// button id (and the selected tile); the browser never decides what is legal.
+// The action dialog: the buttons the server offers (any list: the manual's, or another rule
+// system's), with their names and underlined letters, the default button, the tile being
+// claimed, the claim timeout's progress bar, and a line saying what to do. Pressing a button
+// sends the server's own button id (and the selected tile); the browser never decides what
+// is legal: a button that takes a tile lists the tiles it takes.
+//
+// Where the dialog sits is the player's choice (Display options): beside the table (the
+// default: it covers nothing), in the middle of the table, or floating where it was dragged.
 
 import { tileElement, tileName } from './tiles.js';
 
@@ -32,6 +36,8 @@ export class ActionDialog {
     this.pressedFor = null; // the dialog number we answered: hidden until the next one
     this.autoFor = null;
     this.timer = null;
+    this.onShow = null; // called with each new dialog put on screen (the turn sound)
+    this.shownFor = null;
   }
 
   /** The dialog now on screen (null when hidden or answered). */
@@ -46,10 +52,22 @@ export class ActionDialog {
     if (this.state) this.render(this.state);
   }
 
-  enabled(button) {
+  /** Whether ``button`` can be pressed now (with the selected tile, if it takes one). */
+  enabled(button, code = this.hand.selectedCode()) {
     if (!button.enabled) return false;
     if (button.tiles === null) return true;
-    return button.tiles.includes(this.hand.selectedCode());
+    return button.tiles.includes(code);
+  }
+
+  /** The button Enter presses: the default if it can be, else the one that takes the selected tile. */
+  effectiveDefault(dialog) {
+    const byId = (id) => dialog.buttons.find((b) => b.id === id);
+    const preferred = byId(dialog.default);
+    if (preferred && this.enabled(preferred)) return preferred;
+    const code = this.hand.selectedCode();
+    const takesIt = dialog.buttons.find((b) => b.tiles !== null && this.enabled(b, code));
+    if (takesIt) return takesIt;
+    return preferred && preferred.enabled ? preferred : null;
   }
 
   press(buttonId, tile = undefined) {
@@ -61,13 +79,35 @@ export class ActionDialog {
     if (!button.enabled || (button.tiles !== null && !button.tiles.includes(chosen))) return false;
     this.send({ type: 'act', button: buttonId, tile: chosen, dialog: dialog.number });
     this.pressedFor = dialog.number;
-    this.holder.innerHTML = '';
+    this.holder.replaceChildren();
     return true;
   }
 
+  /**
+   * Enter: press the button that fits the selection. With no usable tile selected, the tile the
+   * server suggests is selected instead (a second Enter then presses), so Enter never does nothing.
+   */
   pressDefault() {
     const dialog = this.current();
-    return Boolean(dialog && dialog.default && this.press(dialog.default));
+    if (!dialog) return false;
+    const button = this.effectiveDefault(dialog);
+    if (button && this.enabled(button)) return this.press(button.id);
+    const wanted = button || dialog.buttons.find((b) => b.id === dialog.default);
+    if (wanted && wanted.tiles !== null && wanted.tiles.length) {
+      this.hand.selectCode(wanted.tiles.includes(dialog.select) ? dialog.select : wanted.tiles[wanted.tiles.length - 1]);
+      return 'selected';
+    }
+    return false;
+  }
+
+  /** A double click on one of our tiles: the button that takes it, the default first (Discard in our turn). */
+  pressTile(code) {
+    const dialog = this.current();
+    if (!dialog) return false;
+    const preferred = dialog.buttons.find((b) => b.id === dialog.default);
+    const button = preferred && preferred.tiles !== null && this.enabled(preferred, code)
+      ? preferred : dialog.buttons.find((b) => b.tiles !== null && this.enabled(b, code));
+    return Boolean(button && this.press(button.id, code));
   }
 
   /** An underlined letter typed: the button it belongs to. */
@@ -81,10 +121,11 @@ export class ActionDialog {
   render(state) {
     this.state = state;
     clearInterval(this.timer);
-    this.holder.innerHTML = '';
     const dialog = this.current();
-    if (!dialog) return;
-    if (this.automatic(dialog)) return;
+    if (!dialog || this.automatic(dialog)) {
+      this.holder.replaceChildren();
+      return;
+    }
     const box = document.createElement('div');
     box.className = 'action';
     box.setAttribute('role', 'dialog');
@@ -102,8 +143,12 @@ export class ActionDialog {
       box.appendChild(text);
     }
     if (dialog.timeout > 0) box.appendChild(this.progress(dialog));
+    const instruction = this.instruction(dialog);
+    if (instruction) box.appendChild(instruction);
     const buttons = document.createElement('div');
     buttons.className = 'buttons';
+    const outlined = this.effectiveDefault(dialog);
+    const code = this.hand.selectedCode();
     for (const spec of dialog.buttons) {
       if (HIDDEN_WHEN_DISABLED.has(spec.id) && !spec.enabled) continue;
       const button = document.createElement('button');
@@ -113,12 +158,13 @@ export class ActionDialog {
       if (spec.shows.length) {
         const shows = document.createElement('span');
         shows.className = 'shows';
-        spec.shows.forEach((code) => shows.appendChild(tileElement(code)));
+        spec.shows.forEach((shown) => shows.appendChild(tileElement(shown)));
         button.appendChild(shows);
       }
       button.setAttribute('aria-keyshortcuts', spec.key.toUpperCase());
-      if (spec.id === dialog.default) button.classList.add('default');
+      if (outlined && spec.id === outlined.id) button.classList.add('default');
       button.disabled = !this.enabled(spec);
+      if (spec.enabled && button.disabled) button.title = code ? `Not with ${tileName(code)}: select another tile` : 'Select a tile first';
       button.addEventListener('click', () => this.press(spec.id));
       buttons.appendChild(button);
     }
@@ -129,7 +175,27 @@ export class ActionDialog {
       left.textContent = `Live wall: ${state.wall.live} tiles`;
       box.appendChild(left);
     }
-    this.holder.appendChild(box);
+    this.holder.replaceChildren(box);
+    if (this.shownFor !== dialog.number) {
+      this.shownFor = dialog.number;
+      if (this.onShow) this.onShow(dialog);
+    }
+  }
+
+  /** "Select a tile and:" when a button takes a tile, and why the selected one fits none. */
+  instruction(dialog) {
+    const tileButtons = dialog.buttons.filter((b) => b.tiles !== null && b.enabled);
+    if (!tileButtons.length) return null;
+    const line = document.createElement('div');
+    line.className = 'instruction';
+    const code = this.hand.selectedCode();
+    if (code && !tileButtons.some((b) => b.tiles.includes(code))) {
+      line.classList.add('warn');
+      line.textContent = `${tileName(code)} cannot be used for any of these: select another tile and:`;
+    } else {
+      line.textContent = dialog.kind === 'turn' ? 'Select a tile and: (or double-click it to discard)' : 'Select a tile and:';
+    }
+    return line;
   }
 
   about(state, dialog) {
@@ -144,7 +210,8 @@ export class ActionDialog {
     if (dialog.kind === 'claim') text.textContent = `${name} discards ${tile}`;
     else if (dialog.kind === 'rob') text.textContent = `${name} makes a kong of ${tile}: rob it?`;
     else if (dialog.kind === 'chowpos') text.textContent = `Chow with ${tile}`;
-    else text.textContent = `Your winning tile: ${tile}`;
+    else if (dialog.kind === 'winner') text.textContent = `Your winning tile: ${tile}`;
+    else text.textContent = name ? `${tile} (${name})` : tile;
     div.appendChild(text);
     return div;
   }
@@ -188,4 +255,37 @@ export class ActionDialog {
     this.autoFor = dialog.number;
     return done;
   }
+}
+
+/** Where the dialog sits: ``place`` is "side", "centre" or "float" (dragged by its title, remembered). */
+export function placeDialog(place, floatAt, onMoved) {
+  const holder = document.getElementById('dialog-holder');
+  const dock = document.getElementById(place === 'centre' ? 'centre-dock' : place === 'float' ? 'float-dock' : 'side-dock');
+  if (holder.parentElement !== dock) dock.appendChild(holder);
+  const float = document.getElementById('float-dock');
+  if (place !== 'float') return;
+  // until dragged, it floats over the side column's top, clear of the table
+  const side = document.getElementById('sidebar').getBoundingClientRect();
+  const at = floatAt || { x: side.left + 8, y: side.top + 8 };
+  const clamp = (v, max) => Math.max(0, Math.min(v, max));
+  float.style.left = `${clamp(at.x, window.innerWidth - 120)}px`;
+  float.style.top = `${clamp(at.y, window.innerHeight - 60)}px`;
+  if (float.dataset.draggable) return;
+  float.dataset.draggable = 'yes';
+  float.addEventListener('pointerdown', (event) => {
+    if (!event.target.closest('h2')) return;
+    event.preventDefault();
+    const start = { x: event.clientX, y: event.clientY, left: float.offsetLeft, top: float.offsetTop };
+    const move = (e) => {
+      float.style.left = `${clamp(start.left + e.clientX - start.x, window.innerWidth - 120)}px`;
+      float.style.top = `${clamp(start.top + e.clientY - start.y, window.innerHeight - 60)}px`;
+    };
+    const up = () => {
+      window.removeEventListener('pointermove', move);
+      window.removeEventListener('pointerup', up);
+      onMoved({ x: float.offsetLeft, y: float.offsetTop });
+    };
+    window.addEventListener('pointermove', move);
+    window.addEventListener('pointerup', up);
+  });
 }

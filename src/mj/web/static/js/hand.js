@@ -2,9 +2,17 @@
 //
 // The server keeps the hand in the order tiles arrived; how they lie on screen is ours.
 // "Sort tiles in hand": always (each new tile goes to its sorted place), on deal (sorted
-// once the deal is over, then new tiles go to the right) or never.
+// once the deal is over, then new tiles go to the right) or never. The arrangement is
+// remembered in the browser for the seat (its session token), so a reload keeps it; tiles
+// it does not place (after a reload, a claim) go to the end, sorted unless sorting is "never".
 
 import { tileValue } from './tiles.js';
+
+const KEY = 'xmj.order';
+
+function byValue(a, b) {
+  return tileValue(a) - tileValue(b);
+}
 
 export class Hand {
   constructor() {
@@ -12,12 +20,47 @@ export class Hand {
     this.selected = -1;
     this.handKey = null;
     this.sortedThisHand = false;
+    this.seat = null; // whose arrangement is remembered: the seat's token
+  }
+
+  /** The seat (session token) whose hand this is: its remembered arrangement comes back. */
+  useSeat(seat) {
+    if (seat === this.seat) return;
+    this.seat = seat;
+    this.order = [];
+    this.handKey = null;
+    this.selected = -1;
+    if (!seat) return;
+    try {
+      const stored = JSON.parse(localStorage.getItem(KEY) || '{}')[seat];
+      if (stored && Array.isArray(stored.order)) {
+        this.order = stored.order.filter((code) => typeof code === 'string');
+        this.handKey = stored.hand;
+        this.sortedThisHand = Boolean(stored.sorted);
+      }
+    } catch {
+      // a damaged record: start from the server's order
+    }
+  }
+
+  remember() {
+    if (!this.seat) return;
+    let all = {};
+    try {
+      all = JSON.parse(localStorage.getItem(KEY) || '{}') || {};
+    } catch {
+      all = {};
+    }
+    // keep only the latest few seats: old games' arrangements are of no use
+    const entries = Object.entries(all).filter(([seat]) => seat !== this.seat).slice(-7);
+    entries.push([this.seat, { hand: this.handKey, order: this.order, sorted: this.sortedThisHand }]);
+    localStorage.setItem(KEY, JSON.stringify(Object.fromEntries(entries)));
   }
 
   /** Take the tiles the server says we hold; keep our arrangement of those still held. */
   update(tiles, handKey, sortMode, dealt) {
     const selectedCode = this.selectedCode();
-    let remaining = [...tiles];
+    const remaining = [...tiles];
     let kept = [];
     if (handKey !== this.handKey) {
       this.handKey = handKey;
@@ -32,24 +75,28 @@ export class Hand {
         }
       }
     }
-    for (const code of remaining) {
-      if (sortMode === 'always') {
-        const at = kept.findIndex((other) => tileValue(other) > tileValue(code));
-        kept.splice(at < 0 ? kept.length : at, 0, code);
-      } else {
-        kept.push(code);
-      }
+    if (sortMode === 'always' && remaining.length === 1) {
+      // a tile drawn or taken: to its sorted place among ours
+      const code = remaining[0];
+      const at = kept.findIndex((other) => tileValue(other) > tileValue(code));
+      kept.splice(at < 0 ? kept.length : at, 0, code);
+    } else if (sortMode !== 'never') {
+      // the deal, or tiles our remembered arrangement does not place: at the end, sorted
+      kept.push(...remaining.sort(byValue));
+    } else {
+      kept.push(...remaining);
     }
     if (sortMode === 'deal' && dealt && !this.sortedThisHand) {
-      kept = [...kept].sort((a, b) => tileValue(a) - tileValue(b));
+      kept = [...kept].sort(byValue);
       this.sortedThisHand = true;
     }
-    remaining = null;
+    const changed = kept.join() !== this.order.join();
     this.order = kept;
     if (selectedCode && this.order[this.selected] !== selectedCode) {
       this.selected = this.order.indexOf(selectedCode);
     }
     if (this.selected >= this.order.length) this.selected = -1;
+    if (changed) this.remember();
   }
 
   selectedCode() {
@@ -61,8 +108,9 @@ export class Hand {
     this.selected = code ? this.order.lastIndexOf(code) : -1;
   }
 
-  toggle(index) {
-    this.selected = this.selected === index ? -1 : index;
+  /** A click selects the tile; clicking it again leaves it selected (a second click may be a double click). */
+  select(index) {
+    if (index >= 0 && index < this.order.length) this.selected = index;
   }
 
   /** Arrow keys: move the selection along the row. */
@@ -85,5 +133,6 @@ export class Hand {
     const at = Math.max(0, Math.min(this.order.length, to));
     this.order.splice(at, 0, code);
     this.selected = at;
+    this.remember();
   }
 }

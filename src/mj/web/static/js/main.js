@@ -3,16 +3,17 @@
 // every move offered comes from the server's snapshot.
 
 import { Connection, setToken, takeTokenFromAddress, token } from './connection.js';
-import { ActionDialog } from './dialog.js';
+import { ActionDialog, placeDialog } from './dialog.js';
 import { Hand } from './hand.js';
 import { buildMenus } from './menu.js';
 import {
-  closePanel, currentOptions, displayPrefs, gameOptionPrefs, infoBody, joinServer, messagesBody, newLocalGame,
+  closePanel, confirmPanel, currentOptions, displayPrefs, gameOptionPrefs, infoBody, joinServer, messagesBody, newLocalGame,
   openPanel, openPanelId, panelOpen, playingPrefs, refreshPanel, resumeGame, saveAs, scoringBody,
 } from './panels.js';
-import { onPrefs, prefs } from './prefs.js';
-import { announce, fitBoard, renderTable } from './table.js';
-import { installSprite } from './tiles.js';
+import { onPrefs, prefs, setPrefs } from './prefs.js';
+import { beep } from './sound.js';
+import { announce, clearTable, fitBoard, renderTable } from './table.js';
+import { installSprite, setMarks } from './tiles.js';
 
 const app = {
   state: null,
@@ -27,6 +28,10 @@ const hand = new Hand();
 const connection = new Connection(onMessage, onConnection);
 const send = (message) => connection.send(message);
 const dialog = new ActionDialog(send, hand, prefs);
+// a tone when the table waits for us: our turn, or a discard we may claim
+dialog.onShow = (shown) => {
+  if (prefs().sound && (shown.kind === 'turn' || shown.kind === 'claim' || shown.kind === 'rob')) beep();
+};
 
 function status(text, isError = false) {
   const bar = document.getElementById('statusbar');
@@ -61,10 +66,10 @@ function onMessage(message) {
 function welcome(message) {
   app.caps = message.caps;
   setToken(message.token);
+  hand.useSeat(message.token);
   if (!message.token) {
     app.state = null;
-    document.getElementById('seats').replaceChildren();
-    document.getElementById('discards').replaceChildren();
+    clearTable();
     dialog.render({ dialog: null });
     status(app.caps.local ? 'Not at a table: start a new local game or join a server (Game menu).' : 'Not at a table: join the game.');
     if (!panelOpen()) {
@@ -76,10 +81,26 @@ function welcome(message) {
   }
 }
 
+// A snapshot carries only the chat and move-log lines not sent before (all of them with chat_reset,
+// moves_reset): kept here, numbered.
+const KEPT_LINES = 200;
+
+function mergeLines(state, key) {
+  if (state[`${key}_reset`] || !app[key]) app[key] = [];
+  const kept = app[key];
+  const last = kept.length ? kept[kept.length - 1].n : 0;
+  for (const line of state[key] || []) if (line.n > last) kept.push(line);
+  if (kept.length > KEPT_LINES) kept.splice(0, kept.length - KEPT_LINES);
+  state[key] = kept;
+}
+
 function update(state) {
+  mergeLines(state, 'chat');
+  mergeLines(state, 'moves');
   const previous = app.state;
   app.state = state;
   dialog.state = state;
+  setMarks(state.marks);
   const me = state.players.find((p) => p.id === state.me);
   const dealt = state.game.phase !== 'dealing' && state.game.phase !== 'between hands';
   hand.update((me && me.hand) || [], state.game.hand, prefs().sortTiles, dealt);
@@ -108,6 +129,7 @@ function scheduleRender() {
 function render() {
   const state = app.state;
   if (!state) return;
+  placeDialog(prefs().dialogPlace, prefs().dialogAt, (at) => setPrefs({ dialogAt: at }, true));
   renderTable(state, hand, prefs());
   dialog.render(state);
   renderSidebar();
@@ -162,7 +184,7 @@ function applyOptionPrefs(state) {
 
 function renderSidebar() {
   const sidebar = document.getElementById('sidebar');
-  sidebar.classList.toggle('hidden', !prefs().infoInMain);
+  sidebar.classList.toggle('no-info', !prefs().infoInMain);
   if (!prefs().infoInMain) return;
   const info = document.getElementById('side-info');
   const heading = document.createElement('h2');
@@ -191,18 +213,15 @@ function wireHand() {
   seats.addEventListener('click', (event) => {
     const index = tileIndex(event);
     if (index < 0) return;
-    hand.toggle(index);
+    hand.select(index);
     render();
   });
+  // our tiles keep their elements across drawings, so the second click reaches the same one
   seats.addEventListener('dblclick', (event) => {
     const index = tileIndex(event);
     if (index < 0) return;
-    hand.selected = index;
-    const code = hand.selectedCode();
-    const current = dialog.current();
-    const discard = current && current.kind === 'turn' && current.buttons.find((b) => b.id === 'discard');
-    if (discard && discard.tiles.includes(code)) dialog.press('discard', code);
-    else render();
+    hand.select(index);
+    if (!dialog.pressTile(hand.selectedCode())) render();
   });
   let dragging = -1;
   seats.addEventListener('dragstart', (event) => {
@@ -256,7 +275,7 @@ function wireKeyboard(menus) {
     const onDialogButton = event.target.closest && event.target.closest('.action button');
     if ((event.key === 'Enter' || event.key === ' ') && !onDialogButton) {
       event.preventDefault();
-      dialog.pressDefault();
+      if (dialog.pressDefault() === 'selected') render();
       return;
     }
     if (event.key.length === 1 && /[a-z]/i.test(event.key) && !event.shiftKey) {
@@ -267,47 +286,74 @@ function wireKeyboard(menus) {
 
 // ------------------------------------------------------------------ start
 
+function applyTheme() {
+  document.documentElement.dataset.theme = prefs().theme === 'dark' ? 'dark' : 'light';
+}
+
 function start() {
   installSprite();
   takeTokenFromAddress();
   const localOnly = () => app.caps.local;
   const seated = () => Boolean(app.state && app.state.connection.status === 'connected');
+  const playing = () => Boolean(seated() && app.state.game.started && !app.state.game.over);
+  // leaving or joining elsewhere ends our part in the game in progress: ask first
+  const unlessPlaying = (title, question, yes, action) => () => {
+    if (playing()) confirmPanel(title, question, yes, action);
+    else action();
+  };
   const menus = buildMenus([
     {
       label: 'Game',
       key: 'g',
       items: [
-        { label: 'New local game...', enabled: localOnly, action: () => newLocalGame(app.caps, send) },
-        { label: 'Join server...', action: () => joinServer(app.caps, send) },
-        { label: 'Resume game...', enabled: localOnly, action: () => resumeGame(app.caps, send) },
-        { label: 'Save', enabled: seated, action: () => send({ type: 'save', filename: '' }) },
-        { label: 'Save as...', enabled: seated, action: () => saveAs(send) },
-        { label: 'Leave game', enabled: () => Boolean(app.state), action: () => send({ type: 'leave' }) },
+        {
+          label: 'New local game...', key: 'n', enabled: localOnly,
+          action: unlessPlaying('New local game', 'A game is in progress. Starting a new one leaves it. Go on?', 'Leave and start',
+            () => newLocalGame(app.caps, send)),
+        },
+        {
+          label: 'Join server...', key: 'j',
+          action: unlessPlaying('Join server', 'A game is in progress. Joining another server leaves it. Go on?', 'Leave and join',
+            () => joinServer(app.caps, send)),
+        },
+        {
+          label: 'Resume game...', key: 'r', enabled: localOnly,
+          action: unlessPlaying('Resume game', 'A game is in progress. Resuming another leaves it. Go on?', 'Leave and resume',
+            () => resumeGame(app.caps, send)),
+        },
+        { label: 'Save', key: 's', enabled: seated, action: () => send({ type: 'save', filename: '' }) },
+        { label: 'Save as...', key: 'a', enabled: seated, action: () => saveAs(send, app.state && app.state.connection.save_folder) },
+        {
+          label: 'Leave game', key: 'l', enabled: () => Boolean(app.state),
+          action: unlessPlaying('Leave game', 'Leave the game in progress? The others go on without you.', 'Leave',
+            () => send({ type: 'leave' })),
+        },
       ],
     },
     {
       label: 'Show',
       key: 's',
       items: [
-        { label: 'Scoring', action: () => openPanel('scoring', 'Scoring', scoringBody(app.state)) },
-        { label: 'Game info', action: () => openPanel('info', 'Game info', infoBody(app.state)) },
-        { label: 'Messages', action: () => openPanel('messages', 'Messages', messagesBody(app.state, send)) },
+        { label: 'Scoring', key: 's', action: () => openPanel('scoring', 'Scoring', scoringBody(app.state)) },
+        { label: 'Game info', key: 'g', action: () => openPanel('info', 'Game info', infoBody(app.state)) },
+        { label: 'Messages', key: 'm', action: () => openPanel('messages', 'Messages', messagesBody(app.state, send)) },
       ],
     },
     {
       label: 'Options',
       key: 'o',
       items: [
-        { label: 'Display options...', action: displayPrefs },
-        { label: 'Playing preferences...', action: playingPrefs },
-        { label: 'Game option preferences...', action: () => gameOptionPrefs(app.state) },
-        { label: 'Current game options...', enabled: seated, action: () => currentOptions(app.state, send) },
+        { label: 'Display options...', key: 'd', action: displayPrefs },
+        { label: 'Playing preferences...', key: 'p', action: playingPrefs },
+        { label: 'Game option preferences...', key: 'o', action: () => gameOptionPrefs(app.state) },
+        { label: 'Current game options...', key: 'c', enabled: seated, action: () => currentOptions(app.state, send) },
       ],
     },
   ]);
   wireHand();
   wireKeyboard(menus);
-  onPrefs(() => render());
+  onPrefs(() => { applyTheme(); render(); });
+  applyTheme();
   fitBoard();
   window.addEventListener('resize', () => { fitBoard(); render(); });
   connection.start();

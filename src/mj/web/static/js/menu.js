@@ -1,4 +1,5 @@
-// The menu bar: Game, Show and Options, as xmj's. Alt with the underlined letter opens a menu.
+// The menu bar: Game, Show and Options, as xmj's. Alt with the underlined letter opens a menu;
+// in an open menu, an item's underlined letter chooses it.
 
 function labelWithKey(label, key) {
   const span = document.createElement('span');
@@ -13,7 +14,7 @@ function labelWithKey(label, key) {
   return span;
 }
 
-/** ``menus``: [{label, key, items: [{label, action, enabled?}]}]. */
+/** ``menus``: [{label, key, items: [{label, key, action, enabled?}]}]. */
 export function buildMenus(menus) {
   const bar = document.getElementById('menubar');
   bar.innerHTML = '';
@@ -39,7 +40,8 @@ export function buildMenus(menus) {
       const entry = document.createElement('button');
       entry.type = 'button';
       entry.setAttribute('role', 'menuitem');
-      entry.textContent = item.label;
+      entry.appendChild(labelWithKey(item.label, item.key));
+      entry.setAttribute('aria-keyshortcuts', item.key.toUpperCase());
       entry.addEventListener('click', () => {
         closeAll();
         item.action();
@@ -69,6 +71,12 @@ export function buildMenus(menus) {
       } else if (event.key === 'Escape') {
         closeAll();
         button.focus();
+      } else if (event.key.length === 1 && !event.ctrlKey && !event.metaKey) {
+        const item = menu.items.find((i) => i.key === event.key.toLowerCase() && !i.element.disabled);
+        if (item) {
+          event.preventDefault();
+          item.element.click();
+        }
       }
       event.stopPropagation();
     });

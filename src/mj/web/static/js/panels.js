@@ -126,11 +126,11 @@ export function infoBody(state) {
   return el('div', {}, table, ...lines.map((line) => el('div', { text: line })));
 }
 
+/** The record of play (who drew, claimed, discarded, won; claim timeouts), notices and chat, oldest first. */
 export function messagesBody(state, send) {
   const log = el('div', { class: 'chatlog', role: 'log', 'aria-label': 'Messages' });
-  for (const notice of (state && state.notices) || []) log.appendChild(el('div', { class: 'line notice', text: notice }));
-  for (const line of (state && state.chat) || []) {
-    log.appendChild(el('div', { class: 'line' }, el('span', { class: 'who', text: `${line.name}${line.private ? ' (to you)' : ''}: ` }), line.text));
+  for (const entry of (state && state.moves) || []) {
+    log.appendChild(el('div', { class: `line ${entry.kind}`, text: entry.text }));
   }
   const input = el('input', { type: 'text', 'aria-label': 'Message to send', placeholder: 'Message to all players', maxlength: '400' });
   const form = el('form', { class: 'chatform' }, input, el('button', { type: 'submit', text: 'Send' }));
@@ -141,6 +141,15 @@ export function messagesBody(state, send) {
   });
   setTimeout(() => { log.scrollTop = log.scrollHeight; }, 0);
   return el('div', { style: 'display:flex;flex-direction:column;min-height:0;flex:1' }, log, form);
+}
+
+/** Ask before doing something that ends the game in progress; ``action`` runs on "yes". */
+export function confirmPanel(title, question, yes, action) {
+  openPanel('confirm', title, el('p', { text: question }), [
+    // closed before the action, which may open a window of its own
+    { label: yes, primary: true, action: () => { closePanel(); action(); return false; } },
+    { label: 'Cancel' },
+  ]);
 }
 
 // ------------------------------------------------------------------ starting and joining
@@ -158,6 +167,9 @@ function localGameFields(caps, withFile) {
       el('input', { type: 'text', name: `robotname${i}`, value: r.name, 'aria-label': `Name of computer player ${i + 1}` })));
   }
   form.appendChild(robots);
+  const level = String(values.level || caps.level || 3);
+  form.appendChild(field('Computer players\' level', select('level', level, [
+    ['1', '1: plays for speed'], ['2', '2: also defends'], ['3', '3: also weighs its score (mj-player\'s default)']])));
   form.append(
     checkbox('allow disconnection', values.allow_disconnect, 'allow_disconnect'),
     checkbox('save game state on exit', values.save_on_exit, 'save_on_exit'),
@@ -177,6 +189,7 @@ function readLocalGame(form) {
     save_on_exit: get('save_on_exit').checked,
     random_seats: get('random_seats').checked,
     timeout: Number(get('timeout').value) || 0,
+    level: Number(get('level').value) || 3,
   };
   if (get('file')) values.file = get('file').value;
   localStorage.setItem('xmj.localgame', JSON.stringify(values));
@@ -222,9 +235,10 @@ export function joinServer(caps, send) {
   ]);
 }
 
-export function saveAs(send) {
+export function saveAs(send, folder) {
   const input = el('input', { type: 'text', name: 'filename', size: '30', 'aria-label': 'File name' });
-  openPanel('saveas', 'Save as', el('div', {}, field('Save the game as', input), el('p', { text: 'The file is written in the server\'s folder (.mjs is added).' })), [
+  const where = folder ? `The file is written in ${folder} (.mjs is added).` : 'The file is written in the game server\'s folder (.mjs is added).';
+  openPanel('saveas', 'Save as', el('div', {}, field('Save the game as', input), el('p', { class: 'folder', text: where })), [
     { label: 'Save', primary: true, action: () => { send({ type: 'save', filename: input.value }); } },
     { label: 'Cancel' },
   ]);
@@ -263,15 +277,18 @@ function prefButtons(read) {
 export function displayPrefs() {
   const p = prefs();
   const form = el('form', {},
+    field('Theme', select('theme', p.theme, [['light', 'light'], ['dark', 'dark']])),
     field('Table colour', el('input', { type: 'color', name: 'tableColour', value: p.tableColour })),
     el('button', { type: 'button', class: 'action-button', text: 'Dark green', onclick: () => { form.elements.tableColour.value = DEFAULTS.tableColour; } }),
+    field('Dialog position', select('dialogPlace', p.dialogPlace, [['side', 'beside (or below) the table'], ['centre', 'in the middle of the table'], ['float', 'floating (drag it by its title)']])),
     field('Sort tiles in hand', select('sortTiles', p.sortTiles, [['always', 'always'], ['deal', 'on deal'], ['never', 'never']])),
     field('Show the wall', select('showWall', p.showWall, [['always', 'always'], ['when-room', 'when room'], ['never', 'never']])),
     checkbox('Tiletips always shown', p.tiletips, 'tiletips'),
     checkbox('Don\'t popup scoring/message windows', p.noPopups, 'noPopups'),
-    checkbox('Display status and messages in main window', p.infoInMain, 'infoInMain'));
+    checkbox('Display status and messages in main window', p.infoInMain, 'infoInMain'),
+    checkbox('Sound when it is my turn or I may claim', p.sound, 'sound'));
   openPanel('display', 'Display options', form, prefButtons(() => formPrefs(form,
-    ['tableColour', 'sortTiles', 'showWall', 'tiletips', 'noPopups', 'infoInMain'])));
+    ['theme', 'tableColour', 'dialogPlace', 'sortTiles', 'showWall', 'tiletips', 'noPopups', 'infoInMain', 'sound'])));
 }
 
 export function playingPrefs() {

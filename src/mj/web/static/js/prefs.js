@@ -1,13 +1,18 @@
 // Preferences, remembered in the browser (localStorage) as xmj keeps them in ~/.xmjrc.
 //
-// Display: table colour, tile sorting, the wall, tile tips, popups, status in the main window.
+// Display: theme, table colour, where the dialog sits, tile sorting, the wall, tile tips, popups,
+// status in the main window, the turn sound.
 // Playing: what the client declares on our behalf. Game options: sent when a game starts
 // and we may set them (we are the manager, or there is none).
 
 const KEY = 'xmj.prefs';
 
 export const DEFAULTS = Object.freeze({
+  theme: 'light', // light | dark
   tableColour: '#1e5b3a',
+  dialogPlace: 'side', // side (beside or below the table) | centre | float
+  dialogAt: null, // where a floating dialog was dragged: {x, y}
+  sound: true, // a short tone when it is our turn or a discard may be claimed
   sortTiles: 'always', // always | deal | never
   showWall: 'when-room', // always | when-room | never
   tiletips: false,

@@ -1,20 +1,33 @@
 // Drawing the table from a snapshot: four players around the edges (us at the bottom),
-// their concealed and exposed sets, flowers and seasons, the tong box, the discards in the
-// middle with the latest highlighted, the wall when there is room, and claim announcements.
+// their concealed and exposed sets, flowers and seasons with the tong box beside each
+// player's own label, the discards in orderly rows in front of each player with the latest
+// highlighted, the wall when there is room, and claim announcements.
+//
+// Every size on the board follows one variable, --S (the board's side), set here on resize;
+// the style sheet derives tiles, labels and seat depth from it. Our own tiles are buttons
+// kept from one drawing to the next (keyed by tile), so that the two clicks of a double
+// click land on the same element.
 
 import { WINDS, strokes } from './glyphs.js';
-import { tileElement, tileName, tileSvg } from './tiles.js';
+import { markTile, tileElement, tileName, tileSvg } from './tiles.js';
 
 const WIND_NAMES = { E: 'East', S: 'South', W: 'West', N: 'North' };
 
-/** Size the square board to the space it has: --S is its side, --tw a tile's width. */
+/** Size the board to the space it has and put the side column beside it (below in a tall window). */
 export function fitBoard() {
-  const area = document.getElementById('table-area');
+  const main = document.getElementById('main');
   const board = document.getElementById('board');
-  const side = Math.max(320, Math.floor(Math.min(area.clientWidth, area.clientHeight) - 24));
-  board.style.setProperty('--S', `${side}px`);
-  board.style.setProperty('--tw', `${(side / 27.5).toFixed(2)}px`);
-  return side;
+  const width = main.clientWidth;
+  const height = main.clientHeight;
+  const area = getComputedStyle(document.getElementById('table-area'));
+  const pad = parseFloat(area.paddingLeft) + parseFloat(area.paddingRight);
+  const wide = width >= height;
+  // the side column (dialog, game info, messages) needs this much room beside or below the board
+  const side = wide ? Math.max(200, Math.min(300, width * 0.24)) : Math.max(150, height * 0.3);
+  const S = Math.max(240, Math.floor(wide ? Math.min(height - pad, width - side - pad) : Math.min(width - pad, height - side - pad)));
+  main.classList.toggle('tall', !wide);
+  board.style.setProperty('--S', `${S}px`);
+  return S;
 }
 
 function el(tag, className, text) {
@@ -43,27 +56,45 @@ function meldElement(meld, hideConcealedKong) {
   return set;
 }
 
-function handRow(player, hand, interactive) {
-  const row = el('div', 'row concealed');
-  if (interactive) {
-    row.setAttribute('role', 'listbox');
-    row.setAttribute('aria-label', 'Your tiles');
-    row.setAttribute('aria-orientation', 'horizontal');
-    hand.order.forEach((code, index) => {
-      const button = document.createElement('button');
+/** Our hand's buttons, updated in place: a tile keeps its element while it stays in the hand. */
+function updateOwnRow(row, hand) {
+  row.classList.add('concealed');
+  row.setAttribute('role', 'listbox');
+  row.setAttribute('aria-label', 'Your tiles');
+  row.setAttribute('aria-orientation', 'horizontal');
+  const spare = new Map(); // key -> button
+  for (const button of row.querySelectorAll('button.tile.mine')) spare.set(button.dataset.key, button);
+  const seen = {};
+  const wanted = hand.order.map((code, index) => {
+    seen[code] = (seen[code] || 0) + 1;
+    const key = `${code}#${seen[code]}`;
+    let button = spare.get(key);
+    spare.delete(key);
+    if (!button) {
+      button = document.createElement('button');
       button.type = 'button';
       button.className = 'tile mine';
       button.innerHTML = tileSvg(code);
-      button.dataset.index = String(index);
       button.dataset.tile = code;
+      button.dataset.key = key;
       button.draggable = true;
-      button.setAttribute('aria-label', tileName(code));
-      button.setAttribute('aria-pressed', index === hand.selected ? 'true' : 'false');
       button.tabIndex = -1;
-      row.appendChild(button);
-    });
-    return row;
-  }
+      button.setAttribute('aria-label', tileName(code));
+    }
+    button.dataset.index = String(index);
+    button.setAttribute('aria-pressed', index === hand.selected ? 'true' : 'false');
+    markTile(button, code);
+    return button;
+  });
+  spare.forEach((button) => button.remove());
+  // move only the buttons out of place (a moved element would lose a click in progress)
+  wanted.forEach((button, i) => {
+    if (row.children[i] !== button) row.insertBefore(button, row.children[i] || null);
+  });
+}
+
+function otherRow(player) {
+  const row = el('div', 'row concealed');
   if (player.shown) {
     player.shown.forEach((code) => row.appendChild(tileElement(code)));
   } else {
@@ -72,48 +103,82 @@ function handRow(player, hand, interactive) {
   return row;
 }
 
-function seatElement(state, player, hand, tiletips) {
-  const seat = el('div', `seat rel${player.rel}`);
-  seat.dataset.player = String(player.id);
-  seat.setAttribute('aria-label', `${player.name}, ${WIND_NAMES[player.wind]}`);
-  const mine = player.id === state.me;
-  seat.appendChild(handRow(player, hand, mine && !player.shown));
-  const exposed = el('div', 'row exposed');
-  const sets = el('span', 'sets');
-  const hideKongs = state.game.phase === 'playing' || state.game.phase === 'declaring specials';
-  player.melds.forEach((meld) => sets.appendChild(meldElement(meld, hideKongs && !mine)));
-  const specials = el('span', 'specials');
-  player.specials.forEach((code) => specials.appendChild(tileElement(code, 'small')));
-  if (player.wind === 'E') specials.appendChild(tongBox(state.game.round));
-  exposed.append(sets, specials);
-  seat.appendChild(exposed);
-  if (tiletips) {
-    seat.querySelectorAll('[data-tile]').forEach((node) => { node.title = tileName(node.dataset.tile); });
+/** The seat element of a relative position, made once and kept. */
+function seatHolder(rel) {
+  const id = `seat-rel${rel}`;
+  let seat = document.getElementById(id);
+  if (!seat) {
+    seat = el('div', `seat rel${rel}`);
+    seat.id = id;
+    document.getElementById('seats').appendChild(seat);
   }
   return seat;
 }
 
-function labelElement(state, player, turn) {
-  const label = el('div', `label rel${player.rel}${player.wind === 'E' ? ' east' : ''}${turn ? ' turn' : ''}`);
+function fillSeat(state, player, hand, tiletips) {
+  const seat = seatHolder(player.rel);
+  seat.dataset.player = String(player.id);
+  seat.setAttribute('aria-label', `${player.name}, ${WIND_NAMES[player.wind]}`);
+  const mine = player.id === state.me && !player.shown;
+  let row = seat.querySelector(':scope > .row.concealed');
+  if (mine) {
+    if (!row || !row.classList.contains('own')) {
+      if (row) row.remove();
+      row = el('div', 'row concealed own');
+      seat.prepend(row);
+    }
+    updateOwnRow(row, hand);
+  } else {
+    const fresh = otherRow(player);
+    if (row) row.replaceWith(fresh);
+    else seat.prepend(fresh);
+  }
+  const exposed = el('div', 'row exposed');
+  // flowers, seasons and the tong box at the player's own left end, beside their label
+  const specials = el('span', 'specials');
+  specials.setAttribute('aria-label', `${player.name}'s flowers and seasons`);
+  if (player.wind === 'E' && state.game.started) specials.appendChild(tongBox(state.game.round));
+  player.specials.forEach((code) => specials.appendChild(tileElement(code, 'special')));
+  const sets = el('span', 'sets');
+  const hideKongs = state.game.phase === 'playing' || state.game.phase === 'declaring specials';
+  player.melds.forEach((meld) => sets.appendChild(meldElement(meld, hideKongs && player.id !== state.me)));
+  exposed.append(specials, sets);
+  const old = seat.querySelector(':scope > .row.exposed');
+  if (old) old.replaceWith(exposed);
+  else seat.appendChild(exposed);
+  seat.querySelectorAll('[data-tile]').forEach((node) => {
+    if (tiletips) node.title = tileName(node.dataset.tile);
+    else node.removeAttribute('title');
+  });
+}
+
+function labelElement(state, player) {
+  const turn = state.game.turn === player.id;
+  const label = el('div', `label rel${player.rel}${player.wind === 'E' ? ' east' : ''}${turn ? ' turn' : ''}${player.id === state.me ? ' me' : ''}`);
   label.dataset.player = String(player.id);
   const wind = el('span', 'wind', player.wind);
   wind.title = `${WIND_NAMES[player.wind]} wind`;
-  label.append(wind, el('span', 'name', player.name), el('span', 'score', String(player.score)));
+  const top = el('span', 'top');
+  top.append(wind, el('span', 'score', String(player.score)));
+  label.append(top, el('span', 'name', player.name));
   const flags = [];
+  if (turn) flags.push(player.id === state.me ? 'your turn' : 'to play');
   if (player.calling) flags.push('calling');
   if (state.game.winner === player.id) flags.push('Mah Jong!');
   if (state.game.paused && player.ready) flags.push('ready');
   if (flags.length) label.appendChild(el('span', 'flag', flags.join(' · ')));
+  if (turn) label.setAttribute('aria-current', 'true');
   return label;
 }
 
 function discardsElement(state, player, tiletips) {
   const zone = el('div', `discards rel${player.rel}`);
   zone.setAttribute('aria-label', `${player.name}'s discards`);
+  zone.dataset.player = String(player.id);
   const latest = state.last_discard;
   player.discards.forEach((code, index) => {
     const isLatest = latest && latest.player === player.id && latest.index === index;
-    const tile = tileElement(code, `small${isLatest ? ' latest' : ''}`);
+    const tile = tileElement(code, isLatest ? 'latest' : '');
     if (tiletips) tile.title = tileName(code);
     zone.appendChild(tile);
   });
@@ -156,35 +221,40 @@ function drawWall(svg, state, mySeat) {
 function roundInfo(state) {
   const info = document.getElementById('round-info');
   const game = state.game;
+  info.innerHTML = '';
   if (!game.started) {
     const waiting = 4 - (state.lobby.length + (state.me ? 1 : 0));
-    info.innerHTML = '';
     info.append(el('div', 'big', 'Waiting for players'), el('div', '', waiting > 0 ? `${waiting} more to join` : ''));
     return;
   }
-  info.innerHTML = '';
   info.append(el('div', 'big', `${WIND_NAMES[game.round]} round`));
-  if (game.hand) info.append(el('div', '', `Hand ${game.hand}`));
-  if (state.wall.dealt && game.phase !== 'between hands') info.append(el('div', '', `Wall: ${state.wall.live} tiles`));
+  if (game.hand) info.append(el('div', 'hand-no', `Hand ${game.hand}`));
+  if (state.wall.dealt && game.phase !== 'between hands') info.append(el('div', 'wall-count', `Wall: ${state.wall.live} tiles`));
   if (game.washout) info.append(el('div', '', `Wash-out: ${game.washout}`));
   if (game.over) info.append(el('div', 'big', 'Game over'));
 }
 
-/** Redraw the whole table from ``state``. */
+/** Redraw the table from ``state``; our hand's tiles keep their elements. */
 export function renderTable(state, hand, prefs) {
   const board = document.getElementById('board');
   board.style.setProperty('--table', prefs.tableColour);
   const seats = document.getElementById('seats');
   const discards = document.getElementById('discards');
-  seats.innerHTML = '';
+  const present = new Set(state.players.map((p) => `seat-rel${p.rel}`));
+  [...seats.querySelectorAll('.seat')].forEach((seat) => { if (!present.has(seat.id)) seat.remove(); });
+  seats.querySelectorAll('.label').forEach((label) => label.remove());
   discards.innerHTML = '';
   const me = state.players.find((p) => p.id === state.me);
-  const turn = state.dialog ? state.me : null;
   for (const player of state.players) {
-    seats.appendChild(seatElement(state, player, hand, prefs.tiletips));
-    seats.appendChild(labelElement(state, player, player.id === turn));
+    fillSeat(state, player, hand, prefs.tiletips);
+    seats.appendChild(labelElement(state, player));
     discards.appendChild(discardsElement(state, player, prefs.tiletips));
   }
+  // a hand with many discards gets smaller tiles rather than running out of its zone
+  discards.querySelectorAll('.discards').forEach((zone) => {
+    zone.classList.remove('dense');
+    if (zone.scrollHeight > zone.clientHeight + 1 || zone.scrollWidth > zone.clientWidth + 1) zone.classList.add('dense');
+  });
   const wallSvg = document.getElementById('wall');
   const side = board.clientWidth;
   const showWall = state.players.length === 4 && state.wall.dealt && state.game.phase !== 'between hands'
@@ -192,6 +262,12 @@ export function renderTable(state, hand, prefs) {
   wallSvg.classList.toggle('hidden', !showWall);
   if (showWall) drawWall(wallSvg, state, me ? me.seat : 0);
   roundInfo(state);
+}
+
+/** Nothing to draw (not at a table). */
+export function clearTable() {
+  document.getElementById('seats').replaceChildren();
+  document.getElementById('discards').replaceChildren();
 }
 
 /** "Pung!" in big letters over the claimer for a couple of seconds. */

@@ -190,11 +190,33 @@ export function tileSvg(code) {
   return `<svg viewBox="0 0 60 80" aria-hidden="true"><use href="#t-${id}"/></svg>`;
 }
 
+// Marks a rule system puts on every tile of a code (wild tiles), from the latest snapshot.
+let marks = {};
+
+/** Take the snapshot's marks: {code: [mark names]}. */
+export function setMarks(value) {
+  marks = value && typeof value === 'object' ? value : {};
+}
+
+/** Show ``code``'s marks (if any) on a tile element: a badge in its corner, named for screen readers. */
+export function markTile(el, code) {
+  const names = (code && marks[code]) || [];
+  el.classList.toggle('marked', names.length > 0);
+  if (names.length) {
+    el.dataset.marks = names.join(' ');
+    el.setAttribute('aria-description', names.join(', '));
+  } else {
+    delete el.dataset.marks;
+    el.removeAttribute('aria-description');
+  }
+}
+
 /** An element showing one tile (not interactive); ``extra`` adds classes. */
 export function tileElement(code, extra = '') {
   const el = document.createElement('span');
   el.className = `tile ${extra}`.trim();
   el.innerHTML = tileSvg(code);
+  markTile(el, code);
   if (code && code !== '--') {
     el.setAttribute('role', 'img');
     el.setAttribute('aria-label', tileName(code));

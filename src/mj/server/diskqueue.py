@@ -1,0 +1,58 @@
+"""Save files written off the event loop: a worker thread writes them in order, each once.
+
+A save is encoded in the loop (it is the table's state at that moment) and handed
+over here; writing and ``fsync`` happen in the thread, so that no client waits on
+the disk. A file queued again before it was written is written once, with the
+latest data: however fast saves come, the queue holds at most one text per file
+name, and the table bounds the names (:data:`mj.table.MAX_SAVE_NAMES`).
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+from collections.abc import Callable
+from pathlib import Path
+
+#: Writes ``data`` to ``path`` with ``mode`` (:func:`mj.server.saver.write_atomically`).
+Write = Callable[[Path, bytes, int], None]
+
+
+class DiskQueue:
+    """One worker thread writing queued files; :meth:`close` waits until all are written."""
+
+    def __init__(self, write: Write) -> None:
+        self._write = write
+        self._pending: dict[Path, tuple[bytes, int]] = {}
+        self._changed = threading.Condition()
+        self._closing = False
+        self._thread = threading.Thread(target=self._run, name="mj-saves", daemon=True)
+        self._thread.start()
+
+    def write(self, path: Path, data: bytes, mode: int) -> None:
+        """Queue ``data`` for ``path``, replacing what was queued for it and not yet written."""
+        with self._changed:
+            self._pending.pop(path, None)  # to the end: files are written in the order of their last save
+            self._pending[path] = (data, mode)
+            self._changed.notify()
+
+    def close(self) -> None:
+        """Write what is queued, then stop the thread."""
+        with self._changed:
+            self._closing = True
+            self._changed.notify()
+        self._thread.join()
+
+    def _run(self) -> None:
+        while True:
+            with self._changed:
+                while not self._pending and not self._closing:
+                    self._changed.wait()
+                if not self._pending:
+                    return
+                path = next(iter(self._pending))
+                data, mode = self._pending.pop(path)
+            try:
+                self._write(path, data, mode)
+            except OSError as exc:
+                print(f"+W+ unable to save state to {path.name}: {exc}", file=sys.stderr, flush=True)

@@ -1,0 +1,94 @@
+"""Which ``Host`` and ``Origin`` headers the gateway answers: a defence against DNS rebinding.
+
+A hostile web page can make a visitor's browser send requests to the gateway on
+127.0.0.1 under a name of its own (``evil.example`` made to resolve to 127.0.0.1):
+the browser then treats the gateway as part of ``evil.example``, and comparing
+``Origin`` with ``Host`` proves nothing, since the attacker chose both. So the
+gateway answers only the names it is served under: the address it bound, the
+loopback names, and those given with ``--allow-host``. An IP address as the Host is
+no rebinding (the browser's origin is then that address), so a gateway bound to
+every interface also answers its addresses, and its machine's name.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import socket
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Final
+
+#: The names of this machine's loopback interface, always served.
+LOOPBACK: Final = frozenset(("localhost", "127.0.0.1", "::1"))
+#: Bind addresses meaning "every interface".
+_WILDCARDS: Final = frozenset(("", "0.0.0.0", "::"))
+
+
+def host_name(header: str) -> str:
+    """The name of a ``Host`` header or of an origin's authority, without port, brackets or final dot, lower case."""
+    text = header.strip().lower()
+    if text.startswith("["):
+        return text[1:].partition("]")[0]
+    if text.count(":") == 1:
+        text = text.partition(":")[0]
+    return text.rstrip(".")
+
+
+def _is_ip(name: str) -> bool:
+    try:
+        ipaddress.ip_address(name)
+    except ValueError:
+        return False
+    return True
+
+
+@dataclass(frozen=True, slots=True)
+class HostPolicy:
+    """The names a gateway answers to (see the module's docstring)."""
+
+    names: frozenset[str]
+    #: Bound to every interface: any IP address is a name of ours.
+    any_address: bool = False
+
+    @classmethod
+    def for_bind(cls, bound_host: str, extra: Iterable[str] = ()) -> HostPolicy:
+        """The policy of a gateway bound to ``bound_host``, also answering the names in ``extra``."""
+        names = set(LOOPBACK) | {host_name(name) for name in extra if name.strip()}
+        wildcard = bound_host in _WILDCARDS
+        if wildcard:
+            names.add(host_name(socket.gethostname()))
+        else:
+            names.add(host_name(bound_host))
+        return cls(frozenset(names), wildcard)
+
+    def allows_host(self, header: str | None) -> bool:
+        """``Host`` names one of our names (HTTP/1.1 requires the header; none is refused)."""
+        if not header:
+            return False
+        name = host_name(header)
+        return name in self.names or (self.any_address and _is_ip(name))
+
+    def allows_origin(self, origin: str | None, host_header: str | None) -> bool:
+        """A browser's ``Origin`` is this very site: one of our names, on the port the request came to.
+
+        No ``Origin`` at all is a program, not a page (browsers always send one with a WebSocket).
+        """
+        if origin is None:
+            return True
+        scheme, sep, authority = origin.partition("://")
+        if not sep or scheme not in ("http", "https") or not self.allows_host(authority):
+            return False  # "null" (a file or a sandboxed frame) included
+        return _port(authority, scheme) == _port(host_header or "", "http")
+
+
+#: Loopback names only: a gateway bound to localhost with no --allow-host.
+LOOPBACK_ONLY: Final = HostPolicy(LOOPBACK)
+
+
+def _port(authority: str, scheme: str) -> str:
+    """The port of ``host[:port]`` (the scheme's default when absent)."""
+    text = authority.strip().lower()
+    after = text.rpartition("]")[2] if text.startswith("[") else text
+    if after.count(":") == 1:
+        return after.partition(":")[2]
+    return "443" if scheme == "https" else "80"

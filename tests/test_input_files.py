@@ -1,0 +1,211 @@
+"""Every file ``mj-server`` reads is checked before use: one line on stderr, exit status 2, no hang.
+
+Each case runs the real server as a subprocess with a deadline and a cap on its
+address space, so a file that made it block (a FIFO), read without end
+(``/dev/zero``) or hold a huge file in memory fails the test instead of the machine.
+The valid save these cases corrupt is a hand-history file of the reference games.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import resource
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from conftest import OUR_SERVER
+from mj import tiles
+from mj.inputfile import InputFileError, read_capped
+from mj.protocol import cmsg as C
+from mj.rules.options import GameOptions, OptionError, check_value
+from mj.savefile import SaveFileError, parse_save
+from mj.table import Table, TableSettings
+
+VALID_SAVE = Path(__file__).parent / "data" / "reference" / "hand-history-seed31-hand-01.mjs"
+#: A file must be refused well within this; a hang is what it guards against.
+DEADLINE = 5.0
+#: Python, uvloop and our modules take well under this; /dev/zero or a 52 MB file held whole would not fit.
+ADDRESS_SPACE = 1024 * 1024 * 1024
+
+
+def _limit_memory() -> None:
+    resource.setrlimit(resource.RLIMIT_AS, (ADDRESS_SPACE, ADDRESS_SPACE))
+
+
+def run_server(workdir: Path, *arguments: str) -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run(
+        [*OUR_SERVER, "--server", "sock", *arguments],
+        cwd=workdir,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        timeout=DEADLINE,
+        check=False,
+        preexec_fn=_limit_memory,
+    )
+
+
+def assert_refused(done: subprocess.CompletedProcess[bytes], reason: str) -> None:
+    """Status 2, nothing on stdout (nothing listened), one line on stderr matching ``reason``."""
+    err = done.stderr.decode(errors="replace")
+    assert done.returncode == 2, err
+    assert done.stdout == b"", "refused before listening"
+    assert err.count("\n") == 1 and err.startswith("mj-server: "), err
+    assert re.search(reason, err), err
+
+
+def save_text() -> str:
+    return VALID_SAVE.read_bytes().decode("latin-1")
+
+
+def _replace_line(prefix: str, change: Callable[[list[str]], list[str]]) -> Callable[[str], str]:
+    def corrupt(text: str) -> str:
+        lines = text.split("\r\n")
+        index = next(i for i, line in enumerate(lines) if line.startswith(prefix))
+        lines[index] = " ".join(change(lines[index].split(" ")))
+        return "\r\n".join(lines)
+
+    return corrupt
+
+
+def _set(field: int, value: str) -> Callable[[list[str]], list[str]]:
+    return lambda words: [*words[:field], value, *words[field + 1 :]]
+
+
+CORRUPT_SAVES = {
+    "short wall": (_replace_line("Wall ", lambda w: w[:14]), "the wall has 13 tiles, the tile set has 144"),
+    "wall of 143": (_replace_line("Wall ", lambda w: w[:-1]), "the wall has 143 tiles"),
+    "wall of 145": (_replace_line("Wall ", lambda w: [*w, "1B"]), "the wall has 145 tiles"),
+    "a fifth 1B": (_replace_line("Wall ", lambda w: ["Wall", "1B", *w[2:]]), "the wall has 5 of 1B"),
+    "bad round wind": (_replace_line("Game ", _set(5, "X")), "the round is not a wind"),
+    "first East no seat": (_replace_line("Game ", _set(7, "9")), r"first East \(9\) is not one of the seated"),
+    "negative East count": (_replace_line("Game ", _set(6, "-1")), "East's hands"),
+    "20-digit score": (_replace_line("Game ", _set(8, "9" * 20)), "a score is beyond"),
+    "manager no seat": (_replace_line("Game ", _set(13, "7")), r"the manager \(7\)"),
+    "negative timeout": (_replace_line("GameOption 0 Timeout ", _set(6, "-5")), "Can't set negative timeout!"),
+    "huge NumRounds": (_replace_line("GameOption 0 NumRounds ", _set(6, "9" * 23)), "Number of rounds must be"),
+    "NumRounds 104": (_replace_line("GameOption 0 NumRounds ", _set(6, "104")), "between 1 and 100"),
+    "huge CompletedRounds": (
+        lambda text: text.replace(
+            "\r\nGameOption 0 Timeout", "\r\n# CompletedRounds 77777777777\r\nGameOption 0 Timeout"
+        ),
+        "CompletedRounds .* must be below",
+    ),
+}
+
+
+def test_the_valid_save_these_cases_corrupt_loads() -> None:
+    """The guard for the cases below: each of them fails only for its corruption."""
+    saved = parse_save(save_text())
+    assert saved.wall is not None and len(saved.wall) == 144
+    table = Table(TableSettings())
+    table.load(save_text())
+    assert table.game is not None and len(table.game.history) >= len(saved.history), "the whole hand replays"
+
+
+@pytest.mark.parametrize("case", sorted(CORRUPT_SAVES), ids=str)
+def test_a_corrupt_save_is_refused_in_one_line_with_status_2(case: str, tmp_path: Path) -> None:
+    corrupt, reason = CORRUPT_SAVES[case]
+    text = corrupt(save_text())
+    assert text != save_text(), "precondition: the corruption applies"
+    (tmp_path / "bad.mjs").write_bytes(text.encode("latin-1"))
+    assert_refused(run_server(tmp_path, "--load-game", "bad.mjs"), reason)
+
+
+@pytest.mark.parametrize(
+    ("line", "reason"),
+    [
+        ("GameOption 0 Timeout nat 0 1 -5 time limit for claims", "Can't set negative timeout!"),
+        ("GameOption 0 NumRounds nat 0 1 99999999999999999999999 number of rounds", "Number of rounds must be"),
+        ("GameOption 0 NumRounds nat 0 1 400 number of rounds", "NumRounds must be between 1 and 100"),
+        ("GameOption 0 TimeoutGrace nat 0 1 86400 grace", "TimeoutGrace must be between 0 and 3600"),
+        ("GameOption 0 MahJongScore score 0 1 -20 base score", "MahJongScore must be between 0 and"),
+    ],
+)
+def test_an_option_file_with_a_value_out_of_range_is_refused(line: str, reason: str, tmp_path: Path) -> None:
+    (tmp_path / "x.opt").write_bytes(line.encode() + b"\r\n")
+    assert_refused(run_server(tmp_path, "--option-file", "x.opt"), r"x\.opt:1: .*" + reason)
+
+
+@pytest.mark.parametrize("option", ["--load-game", "--option-file", "--wallfile"])
+def test_a_fifo_is_refused_at_once_without_waiting_for_a_writer(option: str, tmp_path: Path) -> None:
+    os.mkfifo(tmp_path / "fifo")
+    assert_refused(run_server(tmp_path, option, "fifo"), "fifo: not a regular file")
+
+
+@pytest.mark.parametrize("option", ["--load-game", "--option-file", "--wallfile"])
+def test_dev_zero_is_refused_without_reading_it(option: str, tmp_path: Path) -> None:
+    assert_refused(run_server(tmp_path, option, "/dev/zero"), "/dev/zero: not a regular file")
+
+
+def test_an_oversized_comment_only_save_is_refused_unread(tmp_path: Path) -> None:
+    line = b"# " + b"x" * 98 + b"\r\n"
+    with (tmp_path / "big.mjs").open("wb") as file:
+        for _ in range(52 * 1024 * 1024 // len(line) // 1000):
+            file.write(line * 1000)
+    assert_refused(run_server(tmp_path, "--load-game", "big.mjs"), r"big\.mjs: too big \(\d+ bytes")
+
+
+@pytest.mark.parametrize(
+    ("words", "reason"),
+    [
+        (["1B"] * 144, "the wall has 144 of 1B, the tile set has 4"),
+        ([*map(tiles.code, tiles.full_set(True))][:-1], "wall file has 143 tiles"),
+        ([*map(tiles.code, tiles.full_set(True)), "1B"], "wall file has 145 tiles"),
+        (["ZZ"] * 144, "not a tile code"),
+    ],
+    ids=["one tile 144 times", "143 tiles", "145 tiles", "bad code"],
+)
+def test_a_wall_file_must_hold_exactly_the_tile_set(words: list[str], reason: str, tmp_path: Path) -> None:
+    (tmp_path / "x.wall").write_text(" ".join(words) + "\n")
+    assert_refused(run_server(tmp_path, "--wallfile", "x.wall"), reason)
+
+
+def test_a_missing_file_is_refused_with_its_reason(tmp_path: Path) -> None:
+    assert_refused(run_server(tmp_path, "--load-game", "missing.mjs"), "missing.mjs: No such file or directory")
+
+
+def test_a_save_cut_off_mid_line_loads_up_to_its_last_whole_line() -> None:
+    """A journal of a server killed mid-write ends in half a line: that line alone is lost."""
+    text = save_text()
+    whole = parse_save(text)
+    assert isinstance(whole.history[-1], C.Settlement), "precondition: the last message spans several lines"
+    for cut in (text[: text.rindex("North LOSES") + 5], text[: text.rindex("\r\nSettlement ") + 7]):
+        assert parse_save(cut).history == whole.history[:-1]
+
+
+def test_read_capped_refuses_what_is_not_a_regular_file_within_the_cap(tmp_path: Path) -> None:
+    small = tmp_path / "small"
+    small.write_bytes(b"x" * 10)
+    assert read_capped(small, 10) == b"x" * 10
+    with pytest.raises(InputFileError, match="too big"):
+        read_capped(small, 9)
+    with pytest.raises(InputFileError, match="not a regular file"):
+        read_capped(tmp_path, 10)
+
+
+def test_client_options_and_files_share_one_range_per_option() -> None:
+    """SetGameOption is checked by the same function: the original's texts first, then the bounds."""
+    options = GameOptions()
+    for name, text, error in [
+        ("Timeout", "-5", "Can't set negative timeout!"),
+        ("Timeout", "3601", "Timeout must be between 0 and 3600"),
+        ("NumRounds", "99999999999999999999999", "Number of rounds must be 1, 2 or a multiple of 4"),
+        ("NumRounds", "400", "NumRounds must be between 1 and 100"),
+    ]:
+        with pytest.raises(OptionError) as refused:
+            options.set_from_text(name, text)
+        assert str(refused.value) == error
+        with pytest.raises(OptionError, match=re.escape(error)):
+            check_value(name, int(text))
+    assert options.set_from_text("NumRounds", "100").value == 100
+    assert options.set_from_text("Timeout", "3600").value == 3600
+
+
+def test_a_bad_save_is_a_save_file_error_not_an_exception_of_the_engine() -> None:
+    text = _replace_line("Game ", _set(5, "X"))(save_text())
+    with pytest.raises(SaveFileError, match="not a wind"):
+        parse_save(text)

@@ -1,0 +1,186 @@
+"""The xmj gateway against hostile pages: DNS rebinding, foreign origins, and what only its own page may do.
+
+Spoken to over HTTP and its WebSocket as a browser would (the helpers of
+tests/test_web.py), with ``xmj`` running a local game as a person starts it.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+import aiohttp
+import pytest
+
+from mj.web.hosts import HostPolicy, host_name
+from test_input_files import CORRUPT_SAVES, save_text
+from test_web import Xmj, browser_tab, run, running_xmj
+
+
+def children_of(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (from /proc)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            stat = Path(f"/proc/{entry}/stat").read_text()
+        except OSError:
+            continue
+        fields = stat.rpartition(")")[2].split()
+        if int(fields[1]) == pid and fields[0] != "Z":
+            found.append(int(entry))
+    return found
+
+
+def wait_for(test: object, timeout: float = 20.0) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if test():  # type: ignore[operator]
+            return True
+        time.sleep(0.1)
+    return False
+
+
+def port_of(xmj: Xmj) -> str:
+    return xmj.base.rstrip("/").rpartition(":")[2]
+
+
+async def status_for_host(base: str, host: str) -> int:
+    async with aiohttp.ClientSession() as http, http.get(base, headers={"Host": host}) as page:
+        return page.status
+
+
+async def websocket_status(base: str, host: str, origin: str | None) -> int:
+    """101 if the WebSocket opens with these headers, else the refusal's status."""
+    headers = {"Host": host, **({"Origin": origin} if origin is not None else {})}
+    async with aiohttp.ClientSession() as http:
+        try:
+            async with http.ws_connect(base + "ws", headers=headers):
+                return 101
+        except aiohttp.WSServerHandshakeError as exc:
+            return exc.status
+
+
+def test_a_dns_rebinding_host_is_refused_and_the_names_served_are_answered() -> None:
+    async def scenario(xmj: Xmj) -> None:
+        port = port_of(xmj)
+        assert await status_for_host(xmj.base, f"evil.example:{port}") == 421
+        assert await status_for_host(xmj.base, f"localhost.evil.example:{port}") == 421
+        assert await websocket_status(xmj.base, f"evil.example:{port}", f"http://evil.example:{port}") == 421
+        for ours in (f"localhost:{port}", f"127.0.0.1:{port}", f"[::1]:{port}", f"mj.lan:{port}"):
+            assert await status_for_host(xmj.base, ours) == 200, ours
+
+    with running_xmj("--timeout", "0", options=("--allow-host", "mj.lan")) as xmj:
+        run(scenario(xmj))
+
+
+def test_a_websocket_from_a_foreign_origin_is_refused() -> None:
+    async def scenario(xmj: Xmj) -> None:
+        port = port_of(xmj)
+        here = f"localhost:{port}"
+        assert await websocket_status(xmj.base, here, f"http://evil.example:{port}") == 403
+        assert await websocket_status(xmj.base, here, "http://localhost:1") == 403, "another site on this machine"
+        assert await websocket_status(xmj.base, here, "null") == 403
+        assert await websocket_status(xmj.base, here, f"http://127.0.0.1:{port}") == 101, "our page by address"
+        assert await websocket_status(xmj.base, here, f"http://localhost:{port}") == 101
+
+    with running_xmj("--timeout", "0") as xmj:
+        run(scenario(xmj))
+
+
+def test_local_game_actions_only_from_the_page_xmj_opened() -> None:
+    async def scenario(xmj: Xmj) -> None:
+        async with browser_tab(xmj.base, "a-guessed-token") as tab:
+            await tab.receive()
+            for request in (
+                {"type": "new_game"},
+                {"type": "resume", "file": "game.mjs"},
+                {"type": "join", "server": "127.0.0.1:22"},
+            ):
+                await tab.send(request)
+                assert "only from the page xmj opened" in await tab.error(), request
+        async with browser_tab(xmj.base, xmj.token) as tab:  # the page xmj opened: allowed
+            await tab.until(lambda s: s["game"]["started"])
+            await tab.send({"type": "join", "server": "127.0.0.1:1"})
+            assert "cannot connect to 127.0.0.1:1" in await tab.error()
+
+    with running_xmj("--timeout", "0") as xmj:
+        children = children_of(xmj.process.pid)
+        run(scenario(xmj))
+        assert len(children) == 4, "precondition: the local game's server and robots"
+
+
+@pytest.mark.parametrize(
+    ("file", "error"),
+    [
+        ("/etc/shadow", "not a path"),
+        ("../x.mjs", "not a path"),
+        ("sub/x.mjs", "not a path"),
+        (".hidden.mjs", "not a path"),
+        ("missing.mjs", "there is no saved game 'missing.mjs'"),
+        ("fifo", "not a regular file"),
+        ("link.mjs", "not a regular file"),
+    ],
+)
+def test_resume_takes_only_a_saved_game_of_the_save_folder_by_name(file: str, error: str, tmp_path: Path) -> None:
+    os.mkfifo(tmp_path / "fifo")
+    (tmp_path / "link.mjs").symlink_to("/etc/passwd")
+
+    async def scenario(xmj: Xmj) -> None:
+        async with browser_tab(xmj.base, xmj.token) as tab:
+            state = await tab.until(lambda s: s["game"]["started"])
+            await tab.send({"type": "resume", "file": file})
+            assert error in await tab.error()
+            await tab.send({"type": "hello", "token": xmj.token})
+            await tab.receive()
+            assert tab.welcome is not None and tab.welcome["token"] == xmj.token, "the game in hand goes on"
+            assert (await tab.until(lambda s: True))["me"] == state["me"]
+
+    with running_xmj("--timeout", "0", cwd=tmp_path) as xmj:
+        before = sorted(children_of(xmj.process.pid))
+        run(scenario(xmj))
+        assert sorted(children_of(xmj.process.pid)) == before, "no process started, none left behind"
+
+
+def test_a_failed_load_reports_its_real_reason_to_the_page_and_leaves_no_process(tmp_path: Path) -> None:
+    corrupt, reason = CORRUPT_SAVES["short wall"]
+    (tmp_path / "bad.mjs").write_bytes(corrupt(save_text()).encode("latin-1"))
+
+    async def scenario(xmj: Xmj) -> None:
+        async with browser_tab(xmj.base, xmj.token) as tab:
+            await tab.until(lambda s: s["game"]["started"])
+            await tab.send({"type": "resume", "file": "bad.mjs"})
+            message = await tab.error(timeout=20)
+            assert reason in message and "address already in use" not in message, message
+
+    with running_xmj("--timeout", "0", cwd=tmp_path) as xmj:
+        run(scenario(xmj))
+        assert wait_for(lambda: not children_of(xmj.process.pid)), "the failed server and the game it replaced ended"
+
+
+def test_a_local_game_ends_soon_after_its_page_goes() -> None:
+    async def visit(xmj: Xmj) -> None:
+        async with browser_tab(xmj.base, xmj.token) as tab:
+            await tab.until(lambda s: s["game"]["started"])
+
+    with running_xmj("--timeout", "0", options=("--page-grace", "1")) as xmj:
+        assert wait_for(lambda: len(children_of(xmj.process.pid)) == 4)
+        time.sleep(2)
+        assert len(children_of(xmj.process.pid)) == 4, "a game whose page never came is not ended so soon"
+        run(visit(xmj))
+        assert wait_for(lambda: not children_of(xmj.process.pid), timeout=15), "its server and robots are ended"
+
+
+def test_the_host_policy_answers_its_names_and_ip_addresses_only_when_bound_to_all() -> None:
+    local = HostPolicy.for_bind("localhost", ["Mj.Lan."])
+    assert local.allows_host("MJ.lan:8000") and local.allows_host("[::1]:80") and local.allows_host("127.0.0.1")
+    assert not local.allows_host("192.168.1.5:8000") and not local.allows_host("") and not local.allows_host(None)
+    everywhere = HostPolicy.for_bind("0.0.0.0")
+    assert everywhere.allows_host("192.168.1.5:8000") and everywhere.allows_host("[fe80::1]:8000")
+    assert not everywhere.allows_host("evil.example:8000")
+    assert local.allows_origin(None, "localhost:8000"), "no Origin: not a page"
+    assert not local.allows_origin("http://localhost:8001", "localhost:8000")
+    assert not local.allows_origin("file://", "localhost:8000")
+    assert host_name("[::1]:5") == "::1" and host_name("LocalHost.:5") == "localhost"
