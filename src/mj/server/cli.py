@@ -22,6 +22,7 @@ import uvloop
 
 from mj import tiles
 from mj.inputfile import SAVE_FILE_CAP, SMALL_FILE_CAP, InputFileError, read_capped
+from mj.outputfile import OutputFileError
 from mj.protocol import cmsg as C
 from mj.protocol.fields import ProtocolError
 from mj.protocol.framing import ENCODING, MAX_LINE, LineDecoder
@@ -37,7 +38,8 @@ from mj.table import MAX_CHAT, MAX_SAVE_NAMES, LoadError, Table, TableSettings, 
 
 #: The original accepts at most four ``--auth-basic`` entries, one per seat.
 MAX_AUTH: Final = 4
-#: The exit status for a file (option, wall, saved game) that is refused: one line on stderr says why.
+#: The exit status for a file (option, wall, saved game; a log or journal not a regular file) that is refused:
+#: one line on stderr says why.
 BAD_FILE: Final = 2
 
 
@@ -380,12 +382,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         log = LogWriter.open(args.logfile) if args.logfile else None
     except OSError as exc:
         print(f"mj-server: cannot open log file {args.logfile}: {exc}", file=sys.stderr)
-        return 1
+        return BAD_FILE if isinstance(exc, OutputFileError) else 1
     try:
         journal = Journal.start(args.journal, table) if args.journal else None
     except OSError as exc:
+        if log is not None:
+            log.close()
         print(f"mj-server: cannot write the journal {args.journal}: {exc}", file=sys.stderr)
-        return 1
+        return BAD_FILE if isinstance(exc, OutputFileError) else 1
     try:
         # uvloop: asyncio's loop written in C (on libuv), a fraction of the CPU per wake-up of a busy table
         with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:

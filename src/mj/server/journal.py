@@ -19,6 +19,7 @@ import os
 import sys
 from pathlib import Path
 
+from mj.outputfile import check_replaceable
 from mj.protocol import cmsg as C
 from mj.protocol.framing import ENCODING
 from mj.savefile import format_save
@@ -42,7 +43,12 @@ class Journal:
 
     @classmethod
     def start(cls, path: Path, table: Table) -> Journal:
-        """The journal of ``table`` at ``path``, written now (empty until a game exists); :class:`OSError` if not."""
+        """The journal of ``table`` at ``path``, written now (empty until a game exists); :class:`OSError` if not.
+
+        ``path`` must be a regular file or not exist (:class:`~mj.outputfile.OutputFileError`):
+        it is replaced by renaming, which would put a file in the place of a FIFO or a device.
+        """
+        check_replaceable(path)
         journal = cls(path)
         journal._rewrite(table)
         table.journal = journal.record
