@@ -122,7 +122,8 @@ def build_parser() -> argparse.ArgumentParser:
     add("--auth-basic", type=_auth, action="append", default=[], metavar="ID:PASSWORD",
         help="only listed ids may connect, with that password (up to 4 times)")  # fmt: skip
     add("--debug", action="store_true", help="enable debugging commands (SwapTile)")
-    add("--logfile", metavar="FILE", help="append a protocol log to FILE ('-' = standard output)")
+    add("--logfile", metavar="FILE",
+        help="append a protocol log to FILE, a regular file or /dev/null ('-' = standard output)")  # fmt: skip
     add("--hand-history", action="store_true", help="write hand-NN.mjs after every settled hand")
     add("--no-special-scores", action="store_true", help="flowers and seasons score nothing")
     add("--seed", type=_natural, default=0, metavar="N", help="random seed (0 = from the clock)")
@@ -132,7 +133,7 @@ def build_parser() -> argparse.ArgumentParser:
     add("--allow-host", action="append", default=[], metavar="NAME",
         help="with --http: also answer pages calling this machine NAME (besides its address, localhost)")  # fmt: skip
     add("--journal", type=Path, metavar="FILE",
-        help="keep the game in FILE as it happens, as a save file that --load-game resumes")  # fmt: skip
+        help="keep the game in FILE (a regular file) as it happens: a save file that --load-game resumes")  # fmt: skip
     _add_limit_arguments(parser)
     return parser
 
