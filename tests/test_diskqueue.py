@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import os
 import threading
 from pathlib import Path
 
 import pytest
 
-from mj.server.diskqueue import DiskQueue
+from mj.server.diskqueue import DiskQueue, SyncQueue
 
 
 def test_a_file_saved_again_before_it_is_written_is_written_once_with_the_latest_data(tmp_path: Path) -> None:
@@ -44,3 +45,21 @@ def test_a_failed_write_is_reported_and_the_others_go_on(tmp_path: Path, capfd: 
     queue.close()
     assert (tmp_path / "good.mjs").read_bytes() == b"y"
     assert "unable to save state to bad.mjs: disk full" in capfd.readouterr().err
+
+
+def test_a_sync_is_done_on_its_own_duplicate_and_a_failure_is_reported(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    """The caller may close its descriptor at once; a file that cannot be synced (a pipe) costs one line."""
+    syncs = SyncQueue("cannot sync the journal j.mjs")
+    with (tmp_path / "j.mjs").open("wb") as file:
+        file.write(b"x")
+        file.flush()
+        syncs.sync(file.fileno())
+    reading, writing = os.pipe()
+    syncs.sync(writing)
+    os.close(writing)
+    os.close(reading)
+    syncs.close()
+    err = capfd.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("+W+ cannot sync the journal j.mjs: "), err

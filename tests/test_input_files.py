@@ -11,6 +11,8 @@ from __future__ import annotations
 import os
 import re
 import resource
+import socket
+import stat
 import subprocess
 from collections.abc import Callable
 from pathlib import Path
@@ -20,6 +22,7 @@ import pytest
 from conftest import OUR_SERVER
 from mj import tiles
 from mj.inputfile import InputFileError, read_capped
+from mj.outputfile import OutputFileError, check_replaceable, open_appending
 from mj.protocol import cmsg as C
 from mj.rules.options import GameOptions, OptionError, check_value
 from mj.savefile import SaveFileError, parse_save
@@ -134,6 +137,41 @@ def test_an_option_file_with_a_value_out_of_range_is_refused(line: str, reason: 
 def test_a_fifo_is_refused_at_once_without_waiting_for_a_writer(option: str, tmp_path: Path) -> None:
     os.mkfifo(tmp_path / "fifo")
     assert_refused(run_server(tmp_path, option, "fifo"), "fifo: not a regular file")
+
+
+@pytest.mark.parametrize("option", ["--logfile", "--journal"])
+def test_a_fifo_as_log_or_journal_is_refused_at_once_and_left_a_fifo(option: str, tmp_path: Path) -> None:
+    """Appending to a FIFO would wait for a reader; the journal, replaced by renaming, would replace the FIFO."""
+    os.mkfifo(tmp_path / "fifo")
+    assert_refused(run_server(tmp_path, option, "fifo"), r"fifo: not a regular file")
+    assert stat.S_ISFIFO(os.lstat(tmp_path / "fifo").st_mode)
+
+
+def test_a_fifo_being_read_is_refused_as_a_log_too(tmp_path: Path) -> None:
+    os.mkfifo(tmp_path / "fifo")
+    reader = os.open(tmp_path / "fifo", os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        assert_refused(run_server(tmp_path, "--logfile", "fifo"), r"fifo: not a regular file")
+    finally:
+        os.close(reader)
+
+
+@pytest.mark.parametrize(("option", "path"), [("--logfile", "."), ("--logfile", "/dev/zero"), ("--journal", "socket")])
+def test_a_log_or_journal_that_is_no_regular_file_is_refused(option: str, path: str, tmp_path: Path) -> None:
+    """Not a socket, a directory or a device (a journal is replaced by renaming: over ``/dev/null``, for root)."""
+    with socket.socket(socket.AF_UNIX) as bound:
+        bound.bind(str(tmp_path / "socket"))
+        before = os.stat(tmp_path / path).st_mode
+        assert_refused(run_server(tmp_path, option, path), f"{re.escape(path)}: not a regular file")
+        assert os.stat(tmp_path / path).st_mode == before
+
+
+def test_the_null_device_is_a_log_that_costs_nothing_to_keep() -> None:
+    """``mj bench fuzz`` logs there: it never blocks and holds nothing."""
+    with open_appending(Path(os.devnull)) as log:
+        log.write(b">cnx1 Error 0 Protocol error\r\n")
+    with pytest.raises(OutputFileError, match="not a regular file"):
+        check_replaceable(Path(os.devnull))
 
 
 @pytest.mark.parametrize("option", ["--load-game", "--option-file", "--wallfile"])

@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import re
 import signal
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -76,6 +77,35 @@ def test_the_journal_is_the_save_file_after_every_event_of_a_whole_game(tmp_path
     exchange(table, robots, [f"Robot{n}" for n in range(1, 5)], tally, None)
     journal.close()
     assert tally.game_over and tally.hands >= 16 and events > 1000
+
+
+def test_the_end_of_hand_sync_leaves_the_thread_that_records(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The loop never waits on the disk for the journal's ``fsync`` at each settled hand: a worker thread does it.
+
+    A sync of the journal's live file, not of the temporary file a rewrite renames over
+    it, is told by the name the descriptor was opened under (Linux's ``/proc``): the
+    journal's, maybe since replaced (`` (deleted)``).
+    """
+    path = tmp_path / "journal.mjs"
+    live_syncs: list[bool] = []  # for each: whether the recording (main) thread did it
+    real_fsync = os.fsync
+
+    def fsync(fd: int) -> None:
+        if Path(os.readlink(f"/proc/self/fd/{fd}")).name.startswith(path.name):
+            live_syncs.append(threading.current_thread() is threading.main_thread())
+        real_fsync(fd)
+
+    monkeypatch.setattr(os, "fsync", fsync)
+    table = Table(TableSettings(timeout=0, seed=5))
+    journal = Journal.start(path, table)
+    robots = [Robot(parse_player("default").strategy(5)) for _ in range(4)]
+    tally = GameTally()
+    exchange(table, robots, [f"Robot{n}" for n in range(1, 5)], tally, None)
+    journal.close()
+    assert tally.hands >= 16
+    in_loop = live_syncs[:-1]  # the last is close()'s, as the server stops
+    assert len(in_loop) >= tally.hands and not any(in_loop), live_syncs
+    assert parse_save(path.read_bytes().decode("latin-1")).history, "and the file is whole"
 
 
 def test_a_journal_of_a_server_killed_mid_hand_resumes_at_its_last_move(lab: Lab) -> None:

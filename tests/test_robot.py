@@ -594,6 +594,19 @@ def test_nothing_is_done_while_play_is_stopped_and_the_open_discard_is_answered_
     assert robot.receive(C.StartPlay(0)) == [P.NoClaim(2)]
 
 
+def test_a_claim_refused_because_play_stopped_meanwhile_is_made_again_when_play_restarts() -> None:
+    """The original robot does the same: the server took no answer, so the window would stay open for ever."""
+    robot, _ = robot_in_play()
+    robot.receive(C.PlayerDiscards(ME, parse("NW"), 1, False))
+    robot.receive(C.PlayerDraws(2, BLANK))
+    assert robot.receive(C.PlayerDiscards(2, parse("GD"), 2, False)) == [P.NoClaim(2)]
+    robot.receive(C.StopPlay("Lost connection to player 3; game suspended"))
+    assert robot.refused(P.NoClaim(2), "Game not active") == []
+    assert robot.receive(C.Pause(0, 0, "to continue play")) == []
+    assert robot.receive(C.StartPlay(0)) == [P.Ready(), P.NoClaim(2)]
+    assert robot.receive(C.PlayerDoesntClaim(ME, 2, False)) == []
+
+
 def test_levels_are_checked() -> None:
     assert isinstance(make_strategy(1), LevelOne)
     assert isinstance(make_strategy(2), LevelTwo)

@@ -8,7 +8,8 @@
   while the game is inactive, since the server refuses it then); acknowledging
   options the server orders (``PlayerOptionSet`` with ack 0, e.g. LocalTimeouts);
 * exactly one answer (a claim or ``NoClaim``) to every discard of another player
-  and to every kong that might be robbed, with that tile's serial;
+  and to every kong that might be robbed, with that tile's serial (given again at
+  ``StartPlay`` if the server refused it because play had stopped meanwhile);
 * declaring specials in its declaring turn, then ``DeclareSpecial --``;
 * in its turn during play: specials, mah-jong, kongs, then one discard;
 * after a mah-jong: the winner declares the claimed tile first, then the
@@ -173,6 +174,12 @@ class Robot:
             return []
         pending = self.view.pending
         if sent.context == "claim":
+            if not self.view.active:
+                # Play stopped before the server read the answer ("Game not active"): it took
+                # nothing, and with no claim timer the window stays open until every seat
+                # answers, so the answer is owed again when play restarts (as the original's).
+                self._answered.discard((self.view.hand_no, sent.point))
+                return []
             if not isinstance(msg, P.NoClaim) and pending is not None and pending.serial == sent.point:
                 return [self._note(P.NoClaim(pending.serial), "claim", pending.serial)]
             return []

@@ -22,6 +22,7 @@ import uvloop
 
 from mj import tiles
 from mj.inputfile import SAVE_FILE_CAP, SMALL_FILE_CAP, InputFileError, read_capped
+from mj.outputfile import OutputFileError
 from mj.protocol import cmsg as C
 from mj.protocol.fields import ProtocolError
 from mj.protocol.framing import ENCODING, MAX_LINE, LineDecoder
@@ -37,7 +38,8 @@ from mj.table import MAX_CHAT, MAX_SAVE_NAMES, LoadError, Table, TableSettings, 
 
 #: The original accepts at most four ``--auth-basic`` entries, one per seat.
 MAX_AUTH: Final = 4
-#: The exit status for a file (option, wall, saved game) that is refused: one line on stderr says why.
+#: The exit status for a file (option, wall, saved game; a log or journal not a regular file) that is refused:
+#: one line on stderr says why.
 BAD_FILE: Final = 2
 
 
@@ -120,7 +122,8 @@ def build_parser() -> argparse.ArgumentParser:
     add("--auth-basic", type=_auth, action="append", default=[], metavar="ID:PASSWORD",
         help="only listed ids may connect, with that password (up to 4 times)")  # fmt: skip
     add("--debug", action="store_true", help="enable debugging commands (SwapTile)")
-    add("--logfile", metavar="FILE", help="append a protocol log to FILE ('-' = standard output)")
+    add("--logfile", metavar="FILE",
+        help="append a protocol log to FILE, a regular file or /dev/null ('-' = standard output)")  # fmt: skip
     add("--hand-history", action="store_true", help="write hand-NN.mjs after every settled hand")
     add("--no-special-scores", action="store_true", help="flowers and seasons score nothing")
     add("--seed", type=_natural, default=0, metavar="N", help="random seed (0 = from the clock)")
@@ -130,7 +133,7 @@ def build_parser() -> argparse.ArgumentParser:
     add("--allow-host", action="append", default=[], metavar="NAME",
         help="with --http: also answer pages calling this machine NAME (besides its address, localhost)")  # fmt: skip
     add("--journal", type=Path, metavar="FILE",
-        help="keep the game in FILE as it happens, as a save file that --load-game resumes")  # fmt: skip
+        help="keep the game in FILE (a regular file) as it happens: a save file that --load-game resumes")  # fmt: skip
     _add_limit_arguments(parser)
     return parser
 
@@ -380,12 +383,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         log = LogWriter.open(args.logfile) if args.logfile else None
     except OSError as exc:
         print(f"mj-server: cannot open log file {args.logfile}: {exc}", file=sys.stderr)
-        return 1
+        return BAD_FILE if isinstance(exc, OutputFileError) else 1
     try:
         journal = Journal.start(args.journal, table) if args.journal else None
     except OSError as exc:
+        if log is not None:
+            log.close()
         print(f"mj-server: cannot write the journal {args.journal}: {exc}", file=sys.stderr)
-        return 1
+        return BAD_FILE if isinstance(exc, OutputFileError) else 1
     try:
         # uvloop: asyncio's loop written in C (on libuv), a fraction of the CPU per wake-up of a busy table
         with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:

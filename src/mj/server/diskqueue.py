@@ -1,14 +1,19 @@
-"""Save files written off the event loop: a worker thread writes them in order, each once.
+"""Disk work off the event loop: worker threads write save files and sync the journal, in order.
 
 A save is encoded in the loop (it is the table's state at that moment) and handed
 over here; writing and ``fsync`` happen in the thread, so that no client waits on
 the disk. A file queued again before it was written is written once, with the
 latest data: however fast saves come, the queue holds at most one text per file
 name, and the table bounds the names (:data:`mj.table.MAX_SAVE_NAMES`).
+
+The journal writes in the loop (a killed process then loses nothing sent) and only
+its ``fsync`` at the end of a hand, which waits on the disk, is handed to a
+:class:`SyncQueue`.
 """
 
 from __future__ import annotations
 
+import os
 import sys
 import threading
 from collections.abc import Callable
@@ -56,3 +61,49 @@ class DiskQueue:
                 self._write(path, data, mode)
             except OSError as exc:
                 print(f"+W+ unable to save state to {path.name}: {exc}", file=sys.stderr, flush=True)
+
+
+class SyncQueue:
+    """One worker thread calling ``fsync``, in order; :meth:`close` waits until all are done.
+
+    It is handed a duplicate of the descriptor, closed once synced, so the loop may
+    close or replace its own meanwhile. A failure is one line on standard error,
+    prefixed by ``what``.
+    """
+
+    def __init__(self, what: str) -> None:
+        self._what = what
+        self._pending: list[int] = []
+        self._changed = threading.Condition()
+        self._closing = False
+        self._thread = threading.Thread(target=self._run, name="mj-syncs", daemon=True)
+        self._thread.start()
+
+    def sync(self, fd: int) -> None:
+        """Queue an ``fsync`` of the file open as ``fd``; :class:`OSError` if it cannot be duplicated."""
+        duplicate = os.dup(fd)
+        with self._changed:
+            self._pending.append(duplicate)
+            self._changed.notify()
+
+    def close(self) -> None:
+        """Do what is queued, then stop the thread."""
+        with self._changed:
+            self._closing = True
+            self._changed.notify()
+        self._thread.join()
+
+    def _run(self) -> None:
+        while True:
+            with self._changed:
+                while not self._pending and not self._closing:
+                    self._changed.wait()
+                if not self._pending:
+                    return
+                fd = self._pending.pop(0)
+            try:
+                os.fsync(fd)
+            except OSError as exc:
+                print(f"+W+ {self._what}: {exc}", file=sys.stderr, flush=True)
+            finally:
+                os.close(fd)

@@ -7,9 +7,13 @@ appended with one ``write`` per event (in the kernel at once, so a killed proces
 loses nothing; a write cut short by the kill leaves half a line, which the save-file
 reader drops). When anything before the history changes (a new hand, a name, an
 option) the file is rewritten whole, atomically. The file is synced to the disk
-when it is rewritten, when a hand is settled and when the server stops: one
-``fsync`` per hand in the event loop, against a power cut losing more than the
-hand in progress.
+when it is rewritten, when a hand is settled and when the server stops, against a
+power cut losing more than the hand in progress. The sync of a settled hand is a
+worker thread's (:class:`~mj.server.diskqueue.SyncQueue`): the loop does not wait
+on the disk for it, and the appends that follow go on meanwhile, in order. A
+rewrite stays in the loop, its ``fsync`` before its rename: renaming first would
+put the whole game at risk of a power cut on file systems that do not order a
+rename after the data it brings.
 """
 
 from __future__ import annotations
@@ -19,9 +23,11 @@ import os
 import sys
 from pathlib import Path
 
+from mj.outputfile import check_replaceable
 from mj.protocol import cmsg as C
 from mj.protocol.framing import ENCODING
 from mj.savefile import format_save
+from mj.server.diskqueue import SyncQueue
 from mj.server.saver import write_atomically
 from mj.table import Table
 
@@ -39,10 +45,16 @@ class Journal:
         self._failed = False
         #: What the head was made of when last compared (see :meth:`_head_changed`).
         self._key: tuple[object, ...] | None = None
+        self._syncs = SyncQueue(f"cannot sync the journal {path}")
 
     @classmethod
     def start(cls, path: Path, table: Table) -> Journal:
-        """The journal of ``table`` at ``path``, written now (empty until a game exists); :class:`OSError` if not."""
+        """The journal of ``table`` at ``path``, written now (empty until a game exists); :class:`OSError` if not.
+
+        ``path`` must be a regular file or not exist (:class:`~mj.outputfile.OutputFileError`):
+        it is replaced by renaming, which would put a file in the place of a FIFO or a device.
+        """
+        check_replaceable(path)
         journal = cls(path)
         journal._rewrite(table)
         table.journal = journal.record
@@ -63,7 +75,7 @@ class Journal:
                 os.write(self._fd, format_save(added).encode(ENCODING, errors="replace"))
                 self._items = len(history)
                 if any(isinstance(item, C.Settlement | C.WashOut) for item in added):
-                    os.fsync(self._fd)
+                    self._syncs.sync(self._fd)
             self._failed = False
         except OSError as exc:
             if not self._failed:  # once per run of failures, not once per move
@@ -73,6 +85,7 @@ class Journal:
 
     def close(self) -> None:
         """Sync and close the file (the server stops)."""
+        self._syncs.close()
         if self._fd is not None:
             with contextlib.suppress(OSError):
                 os.fsync(self._fd)

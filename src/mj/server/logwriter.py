@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import BinaryIO, Final
 
 from mj.logfile import RISKY_STARTS, Direction, LogEntry, escape, format_entry, needs_escape
+from mj.outputfile import open_appending
 from mj.protocol.framing import ENCODING, encode_line
 
 #: What ends each sent message in the log.
@@ -44,11 +45,14 @@ class LogWriter:
 
     @classmethod
     def open(cls, name: str) -> LogWriter:
-        """The log named on the command line; ``-`` is standard output (left open at the end)."""
+        """The log named on the command line; ``-`` is standard output (left open at the end).
+
+        Anything else must be a regular file (or the null device): :class:`~mj.outputfile.OutputFileError`.
+        """
         if name == "-":
             sys.stdout.flush()
             return cls(sys.stdout.buffer, owned=False)
-        return cls(Path(name).open("ab"), owned=True)
+        return cls(open_appending(Path(name)), owned=True)
 
     def received(self, connection: int, raw: str) -> None:
         """A line as received, after unescaping, with its own terminator (CR LF, LF, or none at the end).
