@@ -21,14 +21,14 @@ from mj.melds import KongOrigin, Meld, chow, kong, pair, pung
 from mj.protocol import cmsg as C
 from mj.protocol import pmsg as P
 from mj.protocol.fields import ChowPosition, PlayerOption
-from mj.robot import declare, moves
+from mj.robot import declare
 from mj.robot.agent import Robot, declaration_message
 from mj.robot.cli import main as cli_main
 from mj.robot.client import Client, ClientConfig, split_address
 from mj.robot.levels import DEFAULT_LEVEL, LEVELS, LevelOne, LevelTwo, make_strategy
 from mj.robot.personality import Personality, PersonalityError, parse_list, parse_personality
 from mj.robot.strategy import USES_PENDING, Claim, ClaimKind, Declaration, KongKind, KongMove, Step
-from mj.robot.view import CHOW_OFFSET, Pending, Phase, SeatView
+from mj.seatview import CHOW_OFFSET, Pending, Phase, SeatView
 from mj.tiles import BLANK, parse, parse_many
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -155,7 +155,7 @@ def test_the_hands_counts_and_waits_follow_the_concealed_tiles_and_options() -> 
         assert view.waits() == set(hand.wait_indices(hand.counts(view.concealed), len(melds), seven))
         for tile in tiles.KINDS:
             going_out = hand.is_mahjong([*view.concealed, tile], len(melds), seven)
-            assert moves.can_go_out(view, tile) == going_out
+            assert (tiles.kind_index(tile) in view.waits()) == going_out
     # The counts are a fresh list each time: a strategy may change its copy.
     view.hand_counts()[0] = 9
     assert view.hand_counts() == hand.counts(view.concealed)
@@ -208,6 +208,7 @@ def test_declares_flowers_at_once_but_not_right_after_claiming() -> None:
     view = view_of("1B 2B 3B 4C 5C 6C 7D 8D 9D RD RD RD 5D 2F")
     assert LevelOne().declare_special(view) == parse("2F")
     view.after_claim = True
+    view.changed()
     assert LevelOne().declare_special(view) is None
 
 
@@ -232,6 +233,7 @@ def test_robs_an_added_kong_that_completes_the_hand_but_a_concealed_one_only_for
     view.pending = Pending(3, parse("3B"), 9, KongOrigin.ANNEXED)
     assert LevelOne().rob_kong(view, parse("3B"), 9)
     view.pending = Pending(3, parse("3B"), 9, KongOrigin.CONCEALED)
+    view.changed()
     assert not LevelOne().rob_kong(view, parse("3B"), 9)
     wonders = view_of("1B 9B 1C 9C 1D 9D EW SW WW NW RD WD WD")
     wonders.pending = Pending(3, parse("GD"), 9, KongOrigin.CONCEALED)

@@ -8,9 +8,8 @@ from pathlib import Path
 from mj.melds import Meld
 from mj.protocol import cmsg as C
 from mj.replay import read_entries, table_for
-from mj.rules.classical.facts import SeatHand, Win
+from mj.rules.base import HandScore, SeatHand, Win
 from mj.rules.classical.rules import CLASSICAL, ClassicalRules
-from mj.rules.classical.scoring import HandScore
 from mj.rules.options import GameOptions
 from mj.rules.ruleset import Ruleset
 from mj.tiles import Tile

@@ -7,7 +7,7 @@ import pytest
 from mj import tiles
 from mj.protocol import pmsg as P
 from mj.protocol.fields import ChowPosition
-from mj.robot.view import Pending, Phase, SeatView
+from mj.seatview import Pending, Phase, SeatView
 from mj.web.dialogs import ActionError, Dialog, choose, current
 from mj.web.seatlog import SeatLog
 

@@ -15,7 +15,7 @@ import time
 from dataclasses import dataclass
 
 from mj.melds import KongOrigin, Meld, MeldKind, chow, kong, pair, pung
-from mj.rules.classical.facts import SeatHand, Win, WinSource
+from mj.rules.base import SeatHand, Win, WinSource
 from mj.rules.classical.scoring import score_hand
 from mj.rules.options import GameOptions
 from mj.tiles import KINDS, NUM_KINDS, SPECIALS, WINDS, Tile, is_suited, kind_index

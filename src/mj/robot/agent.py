@@ -1,6 +1,6 @@
 """A robot seat without I/O: controller messages in, the player messages to answer out.
 
-:class:`Robot` joins a :class:`~mj.robot.view.SeatView` to a
+:class:`Robot` joins a :class:`~mj.seatview.SeatView` to a
 :class:`~mj.robot.strategy.Strategy` and carries the obligations of the protocol
 (protocol.md §14.2) that no strategy should have to think about:
 
@@ -10,6 +10,8 @@
 * exactly one answer (a claim or ``NoClaim``) to every discard of another player
   and to every kong that might be robbed, with that tile's serial;
 * declaring specials in its declaring turn, then ``DeclareSpecial --``;
+* only moves its rule system allows now (:meth:`~mj.seatview.SeatView.legal_moves`):
+  what the strategy prefers is checked against them, and the fallbacks come from them;
 * in its turn during play: specials, mah-jong, kongs, then one discard;
 * after a mah-jong: the winner declares the claimed tile first, then the
   concealed sets; a loser waits for the winner's score, forms what scores and
@@ -34,13 +36,11 @@ from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass
 from typing import Final
 
-from mj.melds import KongOrigin
 from mj.protocol import cmsg as C
 from mj.protocol import pmsg as P
 from mj.protocol.fields import ChowPosition, PlayerOption
-from mj.robot import moves
 from mj.robot.strategy import Claim, ClaimKind, Declaration, KongKind, Step, Strategy
-from mj.robot.view import Phase, SeatView, heeds
+from mj.seatview import Phase, SeatView, heeds
 from mj.tiles import BLANK, Tile
 
 #: The refusal of a move made while the server waits for players to be ready (§18).
@@ -202,33 +202,18 @@ class Robot:
         started = time.perf_counter()
         if pending.kong is None:
             claim = self.strategy.claim(view, pending.tile, pending.serial)
-            if claim is not None and not self._legal(claim):
-                self._log(f"strategy chose an impossible claim {claim}; passing instead")
-                claim = None
             msg = claim_message(claim, pending.serial)
+            if claim is not None and msg not in view.legal_moves():
+                self._log(f"strategy chose an impossible claim {claim}; passing instead")
+                msg = P.NoClaim(pending.serial)
         else:
             robbing = self.strategy.rob_kong(view, pending.tile, pending.serial)
-            if robbing and not moves.can_rob(view, pending.tile, pending.kong is KongOrigin.CONCEALED):
-                self._log("strategy chose to rob a kong it cannot rob; passing instead")
-                robbing = False
             msg = P.MahJong(pending.serial) if robbing else P.NoClaim(pending.serial)
+            if robbing and msg not in view.legal_moves():
+                self._log("strategy chose to rob a kong it cannot rob; passing instead")
+                msg = P.NoClaim(pending.serial)
         self.decisions.append((msg.keyword, time.perf_counter() - started))
         return [self._note(msg, "claim", pending.serial)]
-
-    def _legal(self, claim: Claim) -> bool:
-        view = self.view
-        pending = view.pending
-        assert pending is not None
-        tile = pending.tile
-        match claim.kind:
-            case ClaimKind.MAHJONG:
-                return moves.can_go_out(view, tile)
-            case ClaimKind.KONG:
-                return moves.held(view, tile) >= 3
-            case ClaimKind.PUNG:
-                return moves.held(view, tile) >= 2
-            case ClaimKind.CHOW:
-                return view.left_of(pending.who) and claim.position in moves.chow_positions(view, tile)
 
     def _chow_position(self, tile: Tile) -> P.PMsg:
         """The server granted a chow claimed "AnyPos" and asks which chow (§7.8, §14.2 item 8)."""
@@ -243,7 +228,7 @@ class Robot:
             serial = view.last_discard.serial
             claim = self.strategy.claim(view, tile, serial)
             position = claim.position if claim is not None and claim.kind is ClaimKind.CHOW else None
-        possible = moves.chow_positions(view, tile)
+        possible = [m.cpos for m in view.legal_moves() if isinstance(m, P.Chow) and m.cpos is not ChowPosition.ANYPOS]
         if position not in possible and possible:
             position = possible[0]
         return self._note(P.Chow(serial, position or ChowPosition.LOWER), "other", None)
@@ -290,7 +275,8 @@ class Robot:
             self._readies_awaited = None
         self._acted_at = point
         started = time.perf_counter()
-        choice = next((m for m in self._choices() if m not in self._refused), None)
+        legal = view.legal_moves()
+        choice = next((m for m in self._choices() if m not in self._refused and m in legal), None)
         if choice is None:
             return []
         self.decisions.append((choice.keyword, time.perf_counter() - started))
@@ -337,12 +323,12 @@ class Robot:
         tile, calling = self.strategy.discard(view)
         yield P.Discard(tile, calling)
         # Fallbacks should the server refuse that discard: the newest tiles first.
-        for other in reversed(moves.ordinary(view)):
+        for other in reversed(view.concealed):
             yield P.Discard(other, False)
 
     def _winning(self) -> Iterator[P.PMsg]:
         view = self.view
-        if view.winner_pending is None and not moves.ordinary(view):
+        if not view.legal_moves():
             return
         plans = self.strategy.winning_plans(view)
         if not plans:

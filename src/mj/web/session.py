@@ -29,7 +29,7 @@ from mj.protocol import cmsg as C
 from mj.protocol import pmsg as P
 from mj.protocol.framing import LineDecoder, LineTooLong, encode_line
 from mj.robot.client import PROTOCOL_VERSION, split_address
-from mj.robot.view import SeatView
+from mj.seatview import SeatView
 from mj.web import dialogs, snapshot
 from mj.web.seatlog import SeatLog
 

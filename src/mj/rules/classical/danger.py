@@ -18,7 +18,7 @@ from enum import Enum
 from typing import Final
 
 from mj.melds import Meld, MeldKind
-from mj.rules.classical.facts import SeatHand
+from mj.rules.base import SeatHand
 from mj.tiles import (
     BAMBOO,
     BLANK,

@@ -13,6 +13,13 @@ declaration phase after mah-jong. It also counts the live wall the way the serve
 builds it (§7.9), so that strategies can tell how close the end of the wall is, and
 keeps the hand's discards in table order with who claimed them (the timeline of
 :class:`DiscardRecord`), from which defence reads what each player let pass.
+
+It lives outside the robot because the browser gateway (:mod:`mj.web`) keeps the
+same view for a person's seat. What the seat may do now is its rule system's
+answer, :meth:`SeatView.legal_moves` (:meth:`mj.rules.ruleset.Ruleset.legal_moves`):
+the robot chooses among those moves and the gateway offers them. The view also
+asks its rule system how the deal goes and how the dead wall is built, so its
+count of the live wall is the engine's.
 """
 
 from __future__ import annotations
@@ -21,21 +28,30 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from enum import Enum
 from itertools import chain
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from mj import tiles
 from mj.hand import counts, wait_indices
 from mj.melds import KongOrigin, Meld, MeldKind, chow, kong, pair, pung, special
 from mj.protocol import cmsg as C
+from mj.protocol import pmsg as P
 from mj.protocol.fields import ChowPosition
-from mj.rules.classical.facts import WinSource
+from mj.rules.base import DeadWallPolicy, WinSource
 from mj.rules.options import GameOptions
 from mj.tiles import BLANK, Tile, kind_index
 
-#: Tiles dealt at the start of a hand: 13 to each seat and a 14th to East.
-DEAL_SIZE: Final = 4 * 13 + 1
+if TYPE_CHECKING:  # the rule systems read views: a cycle for annotations only
+    from mj.rules.ruleset import Ruleset
+
 #: How far the claimed tile sits from the lowest tile of the chow, by position (§2.4).
 CHOW_OFFSET: Final = {ChowPosition.LOWER: 0, ChowPosition.MIDDLE: 1, ChowPosition.UPPER: 2}
+
+
+def chow_partners(tile: Tile, position: ChowPosition) -> tuple[Tile, Tile]:
+    """The two tiles that make a chow with ``tile`` placed at ``position`` (whoever holds them)."""
+    low = tile - CHOW_OFFSET[position]
+    first, second = (t for t in (low, low + 1, low + 2) if t != tile)
+    return first, second
 
 
 _ClaimMessage = C.PlayerClaimsChow | C.PlayerClaimsPung | C.PlayerClaimsKong | C.PlayerClaimsMahJong
@@ -146,8 +162,18 @@ class HandResult:
 class SeatView:
     """One seat's knowledge of the game, updated by :meth:`apply` with every message it receives."""
 
-    def __init__(self, my_id: int = 0) -> None:
+    def __init__(self, my_id: int = 0, rules: Ruleset | None = None) -> None:
         self.my_id = my_id
+        if rules is None:
+            # Imported here: the rule systems import this module to read views.
+            from mj.rules.registry import DEFAULT
+
+            rules = DEFAULT
+        #: The table's rule system: what the seat may do, how the wall is dealt.
+        self.rules: Ruleset = rules
+        #: Messages applied so far: the legal moves are worked out once per change.
+        self._changes = 0
+        self._legal: tuple[int, list[P.PMsg]] = (-1, [])
         self.players: dict[int, PlayerState] = {}
         #: Player ids by seat, East first (rotated at every NewHand).
         self.seats: list[int] = []
@@ -211,17 +237,17 @@ class SeatView:
         self.melds_at_win = 0
         #: The winner's hand has been declared and scored: losers may now show theirs.
         self.winner_scored = False
+        #: A chow this seat claimed ``AnyPos`` was granted on this tile: it must now say which chow.
+        self.chow_choice: Tile | None = None
         self._deal_draws = 0
+        self._deal_size = len(self.rules.deal_order())
         self._last_source = WinSource.WALL
-        wall = tiles.wall_size(self.options.flag("Flowers"))
-        if self.options.flag("DeadWall16"):
-            dead, self._replenish, self._no_dead_wall = 16, False, False
-        elif self.options.flag("DeadWall"):
-            dead, self._replenish, self._no_dead_wall = 14, True, False
-        else:
-            dead, self._replenish, self._no_dead_wall = 0, False, True
-        self._live_end = wall - dead
-        self._dead_left = dead
+        wall = tiles.wall_size(self.rules.flowers(self.options))
+        policy = self.rules.dead_wall(self.options)
+        self._replenish = policy is DeadWallPolicy.REPLENISHED
+        self._no_dead_wall = policy is DeadWallPolicy.NONE
+        self._live_end = wall - policy.size
+        self._dead_left = policy.size
         self._drawn_live = 0
         for player in self.players.values():
             player.new_hand()
@@ -351,12 +377,23 @@ class SeatView:
                 kinds.add(kind_index(record.tile))
         return kinds
 
+    def legal_moves(self) -> list[P.PMsg]:
+        """The moves this seat may make now, by its rule system (worked out once per change of the view)."""
+        if self._legal[0] != self._changes:
+            self._legal = (self._changes, self.rules.legal_moves(self))
+        return self._legal[1]
+
+    def changed(self) -> None:
+        """Say that the view's fields were edited directly (not by :meth:`apply`): the legal moves are stale."""
+        self._changes += 1
+
     # -- updating
 
     def apply(self, msg: C.CMsg) -> None:
         """Take one controller message into account; unknown kinds change nothing (see :func:`heeds`)."""
         handler = _HANDLERS.get(type(msg))
         if handler is not None:
+            self._changes += 1
             handler(self, msg)
 
     def _connect_reply(self, msg: C.ConnectReply) -> None:
@@ -436,7 +473,7 @@ class SeatView:
         self._received(msg.id, msg.tile, WinSource.WALL)
         if self.phase is Phase.DEALING:
             self._deal_draws += 1
-            if self._deal_draws == DEAL_SIZE:
+            if self._deal_draws == self._deal_size:
                 self.phase = Phase.DECLARING
                 self.declarer = 0
 
@@ -527,8 +564,11 @@ class SeatView:
         self._claimed(msg.id, kong(msg.tile, KongOrigin.CLAIMED), (msg.tile,) * 3)
 
     def _chows(self, msg: C.PlayerChows) -> None:
+        if msg.id == self.my_id:
+            # "your AnyPos claim won, say which chow": nothing is made yet
+            self.chow_choice = msg.tile if msg.cpos is ChowPosition.ANYPOS else None
         if msg.cpos is ChowPosition.ANYPOS:
-            return  # "your AnyPos claim won, say which chow": nothing is made yet
+            return
         low = msg.tile - CHOW_OFFSET[msg.cpos]
         others = tuple(t for t in (low, low + 1, low + 2) if t != msg.tile)
         self._claimed(msg.id, chow(low, False), others)
