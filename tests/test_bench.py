@@ -22,6 +22,7 @@ from mj.seeds import parse_seeds
 TINY = {
     "score": ["--hands", "20", "--rounds", "2"],
     "shanten": ["--hands", "20", "--passes", "2"],
+    "simulate": ["--hands", "5"],
 }
 
 
@@ -157,3 +158,8 @@ def _the_arena_benchmark_plays_original_robots(request: pytest.FixtureRequest) -
     callspec = getattr(request.node, "callspec", None)
     if callspec is not None and callspec.params.get("name") == "arena":
         require_original()
+
+
+def test_simulate_benchmark_refuses_an_unknown_rule_system(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "simulate", "--rules", "nonsense", "--hands", "5"]) == 2
+    assert "unknown rule system 'nonsense'" in capsys.readouterr().out

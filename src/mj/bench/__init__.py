@@ -30,6 +30,7 @@ BENCHMARKS: Final[dict[str, str]] = {
     "shanten": "mj.bench.shanten",
     "server": "mj.bench.server",
     "arena": "mj.bench.arena",
+    "simulate": "mj.bench.simulate",
 }
 
 
