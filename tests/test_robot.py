@@ -20,11 +20,12 @@ from mj import hand, tiles
 from mj.melds import KongOrigin, Meld, chow, kong, pair, pung
 from mj.protocol import cmsg as C
 from mj.protocol import pmsg as P
+from mj.protocol.connect import split_address
 from mj.protocol.fields import ChowPosition, PlayerOption
 from mj.robot import declare
 from mj.robot.agent import Robot, declaration_message
 from mj.robot.cli import main as cli_main
-from mj.robot.client import Client, ClientConfig, split_address
+from mj.robot.client import Client, ClientConfig
 from mj.robot.levels import DEFAULT_LEVEL, LEVELS, LevelOne, LevelTwo, make_strategy
 from mj.robot.personality import Personality, PersonalityError, parse_list, parse_personality
 from mj.robot.strategy import USES_PENDING, Claim, ClaimKind, Declaration, KongKind, KongMove, Step

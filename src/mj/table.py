@@ -19,14 +19,13 @@ from mj.game.restore import restore_game
 from mj.game.sends import IllegalMove, Send
 from mj.protocol import cmsg as C
 from mj.protocol import pmsg as P
+from mj.protocol.connect import PROTOCOL_VERSION
 from mj.protocol.fields import PlayerOption, ProtocolError
 from mj.rules.classical.rules import CLASSICAL
 from mj.rules.options import GameOptions, OptionEntry
 from mj.rules.ruleset import Ruleset
 from mj.savefile import SaveFileError, completed_rounds_comment, format_save, parse_save
 from mj.tiles import GlibcRandom, Tile
-
-PROTOCOL_VERSION = 1110
 
 #: What a player may send while the game is not active (§1.5); anything else gets "Game not active".
 _ALWAYS = (

@@ -34,6 +34,8 @@ from aiohttp import WSCloseCode, WSMsgType, web
 
 from mj.play import ROBOT_NAMES, LocalGame, default_address
 from mj.protocol import pmsg as P
+from mj.rules import registry
+from mj.rules.ruleset import Ruleset
 from mj.server.address import Address, TcpAddress, UnixAddress
 from mj.web.dialogs import ActionError
 from mj.web.session import Session
@@ -67,6 +69,8 @@ class GatewayConfig:
     level: int = 1
     #: Where new local games listen; None picks a private Unix socket each time.
     local_address: Callable[[], str] | None = None
+    #: The rule system of the tables joined (local games are started with it).
+    rules: Ruleset = registry.DEFAULT
 
 
 class Gateway:
@@ -83,7 +87,7 @@ class Gateway:
 
     async def join(self, target: str, name: str, player_id: int = 0) -> Session:
         """A seat at ``target``; :class:`RequestError` if the server refuses or cannot be reached."""
-        session = Session(target, name, player_id)
+        session = Session(target, name, player_id, rules=self.config.rules)
         if not await session.start():
             await session.close()
             raise RequestError(session.detail or "could not join the game")
@@ -98,7 +102,7 @@ class Gateway:
         loop = asyncio.get_running_loop()
         try:
             await loop.run_in_executor(None, game.start_server)
-            session = Session(game.address, name, _int(request.get("id"), 0))
+            session = Session(game.address, name, _int(request.get("id"), 0), rules=self.config.rules)
             if not await session.start():
                 await session.close()
                 raise RequestError(session.detail or "could not join the local game")
@@ -376,11 +380,13 @@ async def start_http(gateway: Gateway, host: str, port: int) -> tuple[web.AppRun
     return runner, f"http://{shown}:{bound_port}/"
 
 
-async def serve_table(address: Address, bound: TcpAddress | None, http: TcpAddress) -> tuple[web.AppRunner, str]:
+async def serve_table(
+    address: Address, bound: TcpAddress | None, http: TcpAddress, rules: Ruleset
+) -> tuple[web.AppRunner, str]:
     """``mj-server --http``: the browser client for the table at ``address``, in the server's own loop."""
     if isinstance(address, UnixAddress):
         target = address.path
     else:
         host = address.host if address.host not in ("", "0.0.0.0", "::") else "localhost"
         target = f"{host}:{bound.port if bound is not None else address.port}"
-    return await start_http(Gateway(GatewayConfig(target=target)), http.host, http.port)
+    return await start_http(Gateway(GatewayConfig(target=target, rules=rules)), http.host, http.port)
