@@ -22,7 +22,7 @@ from mj.protocol import pmsg as P
 from mj.protocol.connect import PROTOCOL_VERSION
 from mj.protocol.fields import PlayerOption, ProtocolError
 from mj.rules.classical.rules import CLASSICAL
-from mj.rules.options import GameOptions, OptionEntry
+from mj.rules.options import OptionEntry
 from mj.rules.ruleset import Ruleset
 from mj.savefile import SaveFileError, completed_rounds_comment, format_save, parse_save
 from mj.tiles import GlibcRandom, Tile
@@ -488,7 +488,7 @@ class Table:
     def _option_entries(self) -> tuple[OptionEntry, ...]:
         if self.game is not None:
             return self.game.options.entries()
-        return GameOptions().entries()
+        return self.settings.rules.new_options().entries()
 
     def _send_message(self, connection: int, sender: int, message: P.SendMessage) -> None:
         text = C.Message(sender, message.addressee, message.text)
@@ -698,7 +698,7 @@ class Table:
             seating = sorted(ids)
         else:
             seating = ids
-        options = GameOptions()
+        options = settings.rules.new_options()
         options.set_value("Timeout", settings.timeout)
         options.set_value("DeadWall16", 0)
         for entry in settings.option_entries:

@@ -437,7 +437,7 @@ class Game:
     # -- drawing
 
     def _draw_live(self, seat: int) -> bool:
-        tile = self.wall.draw_live()
+        tile = None if self.rules.wall_ends(self.wall.tiles_left) else self.wall.draw_live()
         if tile is None:
             self._wash_out("wall exhausted")
             return False
@@ -448,7 +448,7 @@ class Game:
         return True
 
     def _draw_loose(self, seat: int) -> bool:
-        tile = self.wall.draw_loose()
+        tile = None if self.rules.wall_ends(self.wall.tiles_left) else self.wall.draw_loose()
         if tile is None:
             self._wash_out("wall exhausted")
             return False

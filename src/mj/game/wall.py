@@ -35,6 +35,11 @@ class Wall:
         return max(self.live_end - self.live_next, 0)
 
     @property
+    def tiles_left(self) -> int:
+        """Tiles nobody has drawn, live and dead."""
+        return self.loose_next - self.live_next + 1
+
+    @property
     def dead_left(self) -> int:
         return self.loose_next - self.live_end + 1
 

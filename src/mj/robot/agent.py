@@ -203,13 +203,13 @@ class Robot:
         if pending.kong is None:
             claim = self.strategy.claim(view, pending.tile, pending.serial)
             msg = claim_message(claim, pending.serial)
-            if claim is not None and msg not in view.legal_moves():
+            if claim is not None and not view.allows(msg):
                 self._log(f"strategy chose an impossible claim {claim}; passing instead")
                 msg = P.NoClaim(pending.serial)
         else:
             robbing = self.strategy.rob_kong(view, pending.tile, pending.serial)
             msg = P.MahJong(pending.serial) if robbing else P.NoClaim(pending.serial)
-            if robbing and msg not in view.legal_moves():
+            if robbing and not view.allows(msg):
                 self._log("strategy chose to rob a kong it cannot rob; passing instead")
                 msg = P.NoClaim(pending.serial)
         self.decisions.append((msg.keyword, time.perf_counter() - started))
@@ -275,8 +275,7 @@ class Robot:
             self._readies_awaited = None
         self._acted_at = point
         started = time.perf_counter()
-        legal = view.legal_moves()
-        choice = next((m for m in self._choices() if m not in self._refused and m in legal), None)
+        choice = next((m for m in self._choices() if m not in self._refused and view.allows(m)), None)
         if choice is None:
             return []
         self.decisions.append((choice.keyword, time.perf_counter() - started))

@@ -195,7 +195,7 @@ class LevelOne:
         return next((m.tile for m in view.legal_moves() if isinstance(m, P.DeclareSpecial) and m.tile != BLANK), None)
 
     def mahjong_now(self, view: SeatView) -> bool:
-        return any(isinstance(m, P.MahJong) for m in view.legal_moves())
+        return _offers(view.legal_moves(), P.MahJong)
 
     def kong(self, view: SeatView) -> KongMove | None:
         legal = view.legal_moves()
@@ -251,20 +251,16 @@ class LevelOne:
     # -- other players' tiles
 
     def claim(self, view: SeatView, tile: Tile, serial: int) -> Claim | None:
-        legal = view.legal_moves()
-        if P.MahJong(serial) in legal:
+        legal = view.legal_moves()  # the moves on this tile: the type of each says it all
+        if _offers(legal, P.MahJong):
             return Claim(ClaimKind.MAHJONG)
         combination = self._reconsider(view, drawn=False)
         hiddenness = combination.hiddenness
         if hiddenness >= 1:
             return None
-        may_pung, may_kong = P.Pung(serial) in legal, P.Kong(serial) in legal
+        may_pung, may_kong = _offers(legal, P.Pung), _offers(legal, P.Kong)
         chowness = combination.chowness
-        positions = (
-            [m.cpos for m in legal if isinstance(m, P.Chow) and m.cpos is not ChowPosition.ANYPOS]
-            if chowness > -1
-            else []
-        )
+        positions = _chow_positions(legal) if chowness > -1 else []
         if not may_pung and not positions:
             return None  # the tile makes no set (most discards): no need to weigh the hand
         vector = view.hand_counts()
@@ -292,7 +288,7 @@ class LevelOne:
         return min(good, key=lambda c: (c[0], c[1]))[2] if good else None
 
     def rob_kong(self, view: SeatView, tile: Tile, serial: int) -> bool:
-        return P.MahJong(serial) in view.legal_moves()
+        return _offers(view.legal_moves(), P.MahJong)
 
     # -- after a mah-jong
 
@@ -461,7 +457,7 @@ class LevelTwo(LevelOne):
 
     def claim(self, view: SeatView, tile: Tile, serial: int) -> Claim | None:
         claim = super().claim(view, tile, serial)
-        if claim is not None or P.Pung(serial) not in view.legal_moves() or not _doubles(view, tile):
+        if claim is not None or not _offers(view.legal_moves(), P.Pung) or not _doubles(view, tile):
             return claim
         if self.combination.hiddenness > 0:
             return None  # a personality that dislikes exposing sets only claims to get ready
@@ -662,3 +658,17 @@ def make_strategy(level: int, personality: Personality | None = None, seed: int 
     if level == 1:
         return LevelOne(personality, seed)
     return LevelTwo(personality, seed, LEVEL_TWO if level == 2 else LEVEL_THREE)
+
+
+def _offers(legal: list[P.PMsg], kind: type[P.PMsg]) -> bool:
+    """Whether the legal moves include one of ``kind`` (cheaper than building the move to look it up)."""
+    return kind in map(type, legal)
+
+
+def _chow_positions(legal: list[P.PMsg]) -> list[ChowPosition]:
+    """The chows among the legal moves, by where the discard goes in them."""
+    found: list[ChowPosition] = []
+    for move in legal:
+        if type(move) is P.Chow and move.cpos is not ChowPosition.ANYPOS:
+            found.append(move.cpos)
+    return found

@@ -6,10 +6,11 @@ Everything a system decides sits behind this interface, so that IMS and Beijing
 plug in beside Chinese Classical (:mod:`mj.rules.classical.rules`) instead of
 into the engine, and are found by name in :mod:`mj.rules.registry`:
 
+* the game options: :meth:`Ruleset.new_options` (their names, types and defaults);
 * the tiles and the wall: :meth:`Ruleset.flowers` (does the wall hold flowers and
   seasons), :meth:`Ruleset.deal_order` (who gets each tile of the deal),
   :meth:`Ruleset.dead_wall` (how loose tiles are provided, hence where the live wall
-  ends);
+  ends), :meth:`Ruleset.wall_ends` (a hand drawn before the wall is empty);
 * the course of play: :meth:`Ruleset.legal_moves`, the one answer to "what may this
   seat do now", which the engine checks moves against, the robot chooses among
   and the browser gateway offers as buttons; :meth:`Ruleset.resolve_claims`, the
@@ -45,6 +46,10 @@ class Ruleset(Protocol):
 
     name: str
 
+    def new_options(self) -> GameOptions:
+        """A new game's options: this system's names, types, texts and defaults."""
+        ...
+
     def flowers(self, options: GameOptions) -> bool:
         """Whether the wall holds flowers and seasons (144 tiles) or not (136)."""
         ...
@@ -55,6 +60,13 @@ class Ruleset(Protocol):
 
     def dead_wall(self, options: GameOptions) -> DeadWallPolicy:
         """How loose tiles are provided: the engine builds the wall and each seat view counts it by this."""
+        ...
+
+    def wall_ends(self, tiles_left: int) -> bool:
+        """Before a draw: whether the hand ends drawn with ``tiles_left`` tiles undrawn (live and dead).
+
+        Without this, a hand ends drawn when the wall has no tile to give (:meth:`dead_wall` shapes that).
+        """
         ...
 
     def legal_moves(self, view: SeatView) -> list[PMsg]:

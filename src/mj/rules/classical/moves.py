@@ -134,28 +134,29 @@ def _goes_out_with(view: SeatView, tile: Tile) -> bool:
 
 
 def _claims(view: SeatView, tile: Tile, serial: int, discarder: int) -> list[P.PMsg]:
-    found: list[P.PMsg] = [P.NoClaim(serial)]
-    calling = view.me.calling
-    if not calling:
-        if view.left_of(discarder):
-            positions = [p for p in POSITIONS if chow_partners(view.concealed, tile, p) is not None]
-            found.extend(P.Chow(serial, p) for p in positions)
-            if positions:
-                found.append(P.Chow(serial, ChowPosition.ANYPOS))
+    found: list[P.PMsg] = [_no_claim(serial)]
+    if not view.me.calling:
+        if tiles.is_suited(tile) and view.left_of(discarder):
+            chows = len(found)
+            for position in POSITIONS:
+                if chow_partners(view.concealed, tile, position) is not None:
+                    found.append(_chow(serial, position))
+            if len(found) > chows:
+                found.append(_chow(serial, ChowPosition.ANYPOS))
         held = view.concealed.count(tile)
         if held >= 2:
-            found.append(P.Pung(serial))
-        if held >= 3:
-            found.append(P.Kong(serial))
+            found.append(_pung(serial))
+            if held >= 3:
+                found.append(_kong(serial))
     if _goes_out_with(view, tile):
-        found.append(P.MahJong(serial))
+        found.append(_mahjong(serial))
     return found
 
 
 def _rob(view: SeatView, tile: Tile, serial: int, origin: KongOrigin) -> list[P.PMsg]:
-    found: list[P.PMsg] = [P.NoClaim(serial)]
+    found: list[P.PMsg] = [_no_claim(serial)]
     if may_rob(origin, view.melds, view.concealed, tile) and _goes_out_with(view, tile):
-        found.append(P.MahJong(serial))
+        found.append(_mahjong(serial))
     return found
 
 
@@ -183,8 +184,8 @@ def _turn(view: SeatView, rules: Ruleset) -> list[P.PMsg]:
     found: list[P.PMsg] = [
         _discard(t, False) for t in ordinary if may_discard(t, me.calling, view.last_drawn, view.after_claim)
     ]
-    has_discarded = any(record.who == view.my_id for record in view.timeline)
-    if may_call(me.calling, has_discarded, len(view.concealed)):
+    held = len(view.concealed)
+    if held == 14 and may_call(me.calling, any(r.who == view.my_id for r in view.timeline), held):
         found.extend(_discard(t, True) for t in ordinary)
     if not view.after_claim:
         found.extend(_special(t) for t in _specials(view))
@@ -275,7 +276,7 @@ def _specials(view: SeatView) -> list[Tile]:
 
 def _four_of_a_kind(view: SeatView) -> list[Tile]:
     ordinary = _ordinary(view)
-    return sorted({t for t in ordinary if ordinary.count(t) == 4})
+    return sorted(t for t in set(ordinary) if ordinary.count(t) == 4)
 
 
 def _closed_meld(kind: MeldKind, tile: Tile) -> Meld:
@@ -286,7 +287,33 @@ def _closed_meld(kind: MeldKind, tile: Tile) -> Meld:
     return pair(tile, True)
 
 
-# Moves are immutable: the ones every turn offers are made once each.
+# Moves are immutable: the ones offered again and again are made once each (serials
+# start again at every hand, so these caches stay small).
+
+
+@cache
+def _no_claim(serial: int) -> P.NoClaim:
+    return P.NoClaim(serial)
+
+
+@cache
+def _chow(serial: int, position: ChowPosition) -> P.Chow:
+    return P.Chow(serial, position)
+
+
+@cache
+def _pung(serial: int) -> P.Pung:
+    return P.Pung(serial)
+
+
+@cache
+def _kong(serial: int) -> P.Kong:
+    return P.Kong(serial)
+
+
+@cache
+def _mahjong(serial: int) -> P.MahJong:
+    return P.MahJong(serial)
 
 
 @cache

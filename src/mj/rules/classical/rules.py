@@ -34,6 +34,9 @@ class ClassicalRules:
 
     name = "classical"
 
+    def new_options(self) -> GameOptions:
+        return GameOptions()
+
     def flowers(self, options: GameOptions) -> bool:
         return options.flag("Flowers")
 
@@ -45,6 +48,10 @@ class ClassicalRules:
         if not options.flag("DeadWall"):
             return DeadWallPolicy.NONE
         return DeadWallPolicy.SIXTEEN if options.flag("DeadWall16") else DeadWallPolicy.REPLENISHED
+
+    def wall_ends(self, tiles_left: int) -> bool:
+        """Never early: a classical hand is drawn only when the wall has no tile left to give."""
+        return False
 
     def legal_moves(self, view: SeatView) -> list[PMsg]:
         return moves.legal_moves(view, self)
