@@ -52,6 +52,7 @@ MODULES: Final = (
     "mj.game.wall",
     "mj.rules.ruleset",
     "mj.rules.classical.danger",
+    "mj.rules.classical.moves",
     "mj.rules.base",
     "mj.rules.classical.scoring",
     "mj.rules.classical.settlement",
