@@ -386,7 +386,7 @@ class SeatView:
     def allows(self, move: P.PMsg) -> bool:
         """Whether ``move`` is among :meth:`legal_moves` (compared only with moves of its kind: far cheaper)."""
         kind = type(move)
-        return any(legal == move for legal in self.legal_moves() if type(legal) is kind)
+        return move in [legal for legal in self.legal_moves() if type(legal) is kind]
 
     def changed(self) -> None:
         """Say that the view's fields were edited directly (not by :meth:`apply`): the legal moves are stale."""

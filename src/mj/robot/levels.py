@@ -192,13 +192,18 @@ class LevelOne:
     # -- own turn
 
     def declare_special(self, view: SeatView) -> Tile | None:
-        return next((m.tile for m in view.legal_moves() if isinstance(m, P.DeclareSpecial) and m.tile != BLANK), None)
+        legal = view.legal_moves()
+        if not _offers(legal, P.DeclareSpecial):
+            return None  # most turns: looked up at C speed
+        return next((m.tile for m in legal if isinstance(m, P.DeclareSpecial) and m.tile != BLANK), None)
 
     def mahjong_now(self, view: SeatView) -> bool:
         return _offers(view.legal_moves(), P.MahJong)
 
     def kong(self, view: SeatView) -> KongMove | None:
         legal = view.legal_moves()
+        if not _offers(legal, P.DeclareClosedKong) and not _offers(legal, P.AddToPung):
+            return None  # most turns: looked up at C speed
         closed = [m.tile for m in legal if isinstance(m, P.DeclareClosedKong)]
         # The pung just claimed may become a kong at once; the robot only ever adds a drawn tile.
         additions = [] if view.after_claim else [m.tile for m in legal if isinstance(m, P.AddToPung)]

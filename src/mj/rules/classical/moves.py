@@ -96,32 +96,31 @@ def closed_set(kind: MeldKind, tile: Tile, held: Sequence[Tile]) -> list[Tile] |
 
 def legal_moves(view: SeatView, rules: Ruleset) -> list[P.PMsg]:
     """Every move this seat may make now; ``rules`` (classical, or a system built on it) says what completes a hand."""
-    if not view.active or view.game_over or view.my_id == 0 or view.my_seat < 0:
+    if not view.active or view.game_over or view.my_id == 0 or view.my_id not in view.seats:
         return []
-    found = _moves(view, rules)
+    pending = view.pending
+    found: list[P.PMsg]
+    if view.chow_choice is not None:
+        found = _chow_choice(view, view.chow_choice, rules)
+    elif pending is not None:
+        if pending.who == view.my_id:
+            found = []
+        elif pending.kong is not None:
+            found = _rob(view, pending.tile, pending.serial, pending.kong)
+        else:
+            found = _claims(view, pending.tile, pending.serial, pending.who)
+    elif view.phase is Phase.DECLARING:
+        found = _declaring(view)
+    elif view.phase is Phase.PLAYING:
+        found = _turn(view, rules) if view.turn == view.my_id and not view.paused and view.tiles_held == 14 else []
+    elif view.phase is Phase.MAHJONGING:
+        found = _winner(view, rules) if view.winner == view.my_id else _loser(view)
+    else:
+        found = []
     if view.paused and view.my_id not in view.ready:
         # A pause stops discards (the turn offers none while it lasts), not the rest.
         return [P.Ready(), *found]
     return found
-
-
-def _moves(view: SeatView, rules: Ruleset) -> list[P.PMsg]:
-    pending = view.pending
-    if view.chow_choice is not None:
-        return _chow_choice(view, view.chow_choice, rules)
-    if pending is not None:
-        if pending.who == view.my_id:
-            return []
-        if pending.kong is not None:
-            return _rob(view, pending.tile, pending.serial, pending.kong)
-        return _claims(view, pending.tile, pending.serial, pending.who)
-    if view.phase is Phase.DECLARING:
-        return _declaring(view)
-    if view.phase is Phase.PLAYING:
-        return _turn(view, rules) if view.turn == view.my_id and not view.paused and view.tiles_held == 14 else []
-    if view.phase is Phase.MAHJONGING:
-        return _winner(view, rules) if view.winner == view.my_id else _loser(view)
-    return []
 
 
 def _ordinary(view: SeatView) -> list[Tile]:
@@ -181,9 +180,12 @@ def _declaring(view: SeatView) -> list[P.PMsg]:
 def _turn(view: SeatView, rules: Ruleset) -> list[P.PMsg]:
     me = view.me
     ordinary = sorted(set(_ordinary(view)))
-    found: list[P.PMsg] = [
-        _discard(t, False) for t in ordinary if may_discard(t, me.calling, view.last_drawn, view.after_claim)
-    ]
+    if me.calling:
+        found: list[P.PMsg] = [
+            _discard(t, False) for t in ordinary if may_discard(t, True, view.last_drawn, view.after_claim)
+        ]
+    else:  # may_discard: anything held
+        found = [_discard(t, False) for t in ordinary]
     held = len(view.concealed)
     if held == 14 and may_call(me.calling, any(r.who == view.my_id for r in view.timeline), held):
         found.extend(_discard(t, True) for t in ordinary)
