@@ -384,9 +384,17 @@ class SeatView:
         return self._legal[1]
 
     def allows(self, move: P.PMsg) -> bool:
-        """Whether ``move`` is among :meth:`legal_moves` (compared only with moves of its kind: far cheaper)."""
+        """Whether ``move`` is among :meth:`legal_moves`: the very object, else an equal move of its kind.
+
+        Comparing messages field by field is dear, and a chooser usually hands back one of
+        the legal moves themselves.
+        """
+        legal = self.legal_moves()
+        for candidate in legal:
+            if candidate is move:
+                return True
         kind = type(move)
-        return move in [legal for legal in self.legal_moves() if type(legal) is kind]
+        return move in [candidate for candidate in legal if type(candidate) is kind]
 
     def changed(self) -> None:
         """Say that the view's fields were edited directly (not by :meth:`apply`): the legal moves are stale."""

@@ -105,6 +105,14 @@ def claim_message(claim: Claim | None, serial: int) -> P.PMsg:
             return P.Chow(serial, claim.position or ChowPosition.ANYPOS)
 
 
+def _discard_move(legal: list[P.PMsg], tile: Tile, calling: bool) -> P.PMsg:
+    """The legal move discarding ``tile`` (the very object, which is quick to find again), or a new one if none."""
+    for move in legal:
+        if type(move) is P.Discard and move.tile == tile and move.calling == calling:
+            return move
+    return P.Discard(tile, calling)
+
+
 class Robot:
     """One robot seat: feed it every controller message with :meth:`receive`, send what it returns."""
 
@@ -320,7 +328,7 @@ class Robot:
         if kong is not None:
             yield P.DeclareClosedKong(kong.tile) if kong.kind is KongKind.CLOSED else P.AddToPung(kong.tile)
         tile, calling = self.strategy.discard(view)
-        yield P.Discard(tile, calling)
+        yield _discard_move(view.legal_moves(), tile, calling)
         # Fallbacks should the server refuse that discard: the newest tiles first.
         for other in reversed(view.concealed):
             yield P.Discard(other, False)

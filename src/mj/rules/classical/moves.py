@@ -50,7 +50,9 @@ def chow_partners(held: Sequence[Tile], tile: Tile, cpos: ChowPosition) -> tuple
     low = tile - CHOW_OFFSET[cpos]
     if not tiles.is_suited(low) or not tiles.is_suited(low + 2) or low % 10 < 1 or low % 10 > 7:
         return None
-    first, second = (t for t in (low, low + 1, low + 2) if t != tile)
+    offset = tile - low
+    first = low if offset else low + 1
+    second = low + 2 if offset < 2 else low + 1
     if first in held and second in held:
         return first, second
     return None
@@ -84,9 +86,8 @@ def may_add_to_pung(tile: Tile, after_claim: bool, just_punged: Tile | None, pro
 def closed_set(kind: MeldKind, tile: Tile, held: Sequence[Tile]) -> list[Tile] | None:
     """The tiles of ``held`` a concealed pung, chow (``tile`` its lowest) or pair of ``tile`` uses, or None."""
     if kind is MeldKind.CHOW:
-        used = [tile, tile + 1, tile + 2]
-        ok = tiles.is_suited(tile) and tile % 10 <= 7 and all(t in held for t in used)
-        return used if ok else None
+        ok = tiles.is_suited(tile) and tile % 10 <= 7 and tile in held and tile + 1 in held and tile + 2 in held
+        return [tile, tile + 1, tile + 2] if ok else None
     count = 3 if kind is MeldKind.PUNG else 2
     return [tile] * count if held.count(tile) >= count else None
 
