@@ -256,14 +256,15 @@ class LevelOne:
     # -- other players' tiles
 
     def claim(self, view: SeatView, tile: Tile, serial: int) -> Claim | None:
-        legal = view.legal_moves()  # the moves on this tile: the type of each says it all
-        if _offers(legal, P.MahJong):
+        legal = view.legal_moves()  # the moves on this tile: the kind of each says it all
+        kinds = set(map(type, legal))
+        if P.MahJong in kinds:
             return Claim(ClaimKind.MAHJONG)
         combination = self._reconsider(view, drawn=False)
         hiddenness = combination.hiddenness
         if hiddenness >= 1:
             return None
-        may_pung, may_kong = _offers(legal, P.Pung), _offers(legal, P.Kong)
+        may_pung, may_kong = P.Pung in kinds, P.Kong in kinds
         chowness = combination.chowness
         positions = _chow_positions(legal) if chowness > -1 else []
         if not may_pung and not positions:

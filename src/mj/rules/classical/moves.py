@@ -47,10 +47,10 @@ ADD_TO_CLAIMED_PUNG_FROM: Final = 1110
 
 def chow_partners(held: Sequence[Tile], tile: Tile, cpos: ChowPosition) -> tuple[Tile, Tile] | None:
     """The two tiles of ``held`` that make a chow with ``tile`` placed at ``cpos``, or None."""
-    low = tile - CHOW_OFFSET[cpos]
-    if not tiles.is_suited(low) or not tiles.is_suited(low + 2) or low % 10 < 1 or low % 10 > 7:
-        return None
-    offset = tile - low
+    offset = CHOW_OFFSET[cpos]
+    low = tile - offset
+    if not 1 <= low % 10 <= 7 or not tiles.is_suited(tile) or tile % 10 <= offset:
+        return None  # not a suit, or the chow would leave it
     first = low if offset else low + 1
     second = low + 2 if offset < 2 else low + 1
     if first in held and second in held:
@@ -136,7 +136,7 @@ def _goes_out_with(view: SeatView, tile: Tile) -> bool:
 def _claims(view: SeatView, tile: Tile, serial: int, discarder: int) -> list[P.PMsg]:
     found: list[P.PMsg] = [_no_claim(serial)]
     if not view.me.calling:
-        if tiles.is_suited(tile) and view.left_of(discarder):
+        if view.left_of(discarder):
             chows = len(found)
             for position in POSITIONS:
                 if chow_partners(view.concealed, tile, position) is not None:

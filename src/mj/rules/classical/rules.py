@@ -74,7 +74,7 @@ class ClassicalRules:
         return rotates and round_ends and completed_rounds >= options["NumRounds"] - 1
 
     def is_mahjong(self, melds: Sequence[Meld], concealed: Sequence[Tile], options: GameOptions) -> bool:
-        sets = sum(1 for m in melds if m.kind is not MeldKind.PAIR)
+        sets = sum(1 for m in melds if m.kind is not MeldKind.PAIR) if melds else 0
         return hand.is_mahjong(list(concealed), sets, options.flag("SevenPairs"))
 
     def can_finish(self, melds: Sequence[Meld], concealed: Sequence[Tile], options: GameOptions) -> bool:
