@@ -262,7 +262,8 @@ class SeatView:
 
     @property
     def me(self) -> PlayerState:
-        return self.player(self.my_id)
+        state = self.players.get(self.my_id)  # asked at every decision: one call saved
+        return state if state is not None else self.player(self.my_id)
 
     @property
     def melds(self) -> list[Meld]:

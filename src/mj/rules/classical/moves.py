@@ -47,7 +47,8 @@ ADD_TO_CLAIMED_PUNG_FROM: Final = 1110
 
 def chow_partners(held: Sequence[Tile], tile: Tile, cpos: ChowPosition) -> tuple[Tile, Tile] | None:
     """The two tiles of ``held`` that make a chow with ``tile`` placed at ``cpos``, or None."""
-    offset = CHOW_OFFSET[cpos]
+    # By identity, not CHOW_OFFSET: hashing an Enum member runs Python code.
+    offset = 0 if cpos is ChowPosition.LOWER else 1 if cpos is ChowPosition.MIDDLE else 2
     low = tile - offset
     if not 1 <= low % 10 <= 7 or not tiles.is_suited(tile) or tile % 10 <= offset:
         return None  # not a suit, or the chow would leave it
