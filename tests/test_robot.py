@@ -9,7 +9,7 @@ import asyncio
 import importlib.util
 import sys
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from types import ModuleType
 
@@ -314,18 +314,30 @@ def test_a_loser_forms_what_scores_and_shows_the_rest() -> None:
 # -- the view
 
 
+def feeder(view_or_robot: SeatView | Robot) -> Callable[[C.CMsg], list[P.PMsg]]:
+    """Messages into a robot (what it answers) or a bare view (nothing)."""
+    if isinstance(view_or_robot, Robot):
+        return view_or_robot.receive
+    view = view_or_robot
+
+    def feed(msg: C.CMsg) -> list[P.PMsg]:
+        view.apply(msg)
+        return []
+
+    return feed
+
+
 def deal(view_or_robot: SeatView | Robot, mine: str, east: int = 1) -> list[P.PMsg]:
     """Feed a NewHand and the deal (protocol.md §7.2); ``mine`` are our 13 or 14 tiles in order."""
-    feed = view_or_robot.receive if isinstance(view_or_robot, Robot) else view_or_robot.apply
+    feed = feeder(view_or_robot)
     out: list[P.PMsg] = []
     ours = iter(parse_many(mine))
     seats = [east, *[(east + k - 1) % 4 + 1 for k in (1, 2, 3)]]
 
     def draw(pid: int) -> None:
-        result = feed(C.PlayerDraws(pid, next(ours) if pid == ME else BLANK))
-        out.extend(result or [])
+        out.extend(feed(C.PlayerDraws(pid, next(ours) if pid == ME else BLANK)))
 
-    out.extend(feed(C.NewHand(east, 0, 0)) or [])
+    out.extend(feed(C.NewHand(east, 0, 0)))
     for _ in range(3):
         for pid in seats:
             for _ in range(4):
@@ -338,12 +350,12 @@ def deal(view_or_robot: SeatView | Robot, mine: str, east: int = 1) -> list[P.PM
 
 def joined(robot_or_view: Robot | SeatView, options: Iterable[C.GameOption] = ()) -> list[P.PMsg]:
     """Connected as id 1, seated East in a game of ids 1-4, play started."""
-    feed = robot_or_view.receive if isinstance(robot_or_view, Robot) else robot_or_view.apply
+    feed = feeder(robot_or_view)
     out: list[P.PMsg] = []
     for msg in (C.ConnectReply(1110, ME), C.Game(1, 2, 3, 4, tiles.EAST_WIND, 0, 1, 0, 0, 0, 0, 1110, 0), *options):
-        out.extend(feed(msg) or [])
-    out.extend(feed(C.Pause(0, 0, "to start hand")) or [])
-    out.extend(feed(C.StartPlay(0)) or [])
+        out.extend(feed(msg))
+    out.extend(feed(C.Pause(0, 0, "to start hand")))
+    out.extend(feed(C.StartPlay(0)))
     return out
 
 

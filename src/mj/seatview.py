@@ -284,7 +284,8 @@ class SeatView:
 
     @property
     def my_seat(self) -> int:
-        return self.seat_of(self.my_id)
+        seats = self.seats  # seat_of, written out: asked at nearly every message
+        return seats.index(self.my_id) if self.my_id in seats else -1
 
     @property
     def own_wind(self) -> Tile:
@@ -296,8 +297,8 @@ class SeatView:
 
     def left_of(self, pid: int) -> bool:
         """Whether ``pid`` plays just before this seat (only its discards may be chowed)."""
-        seat = self.seat_of(pid)
-        return seat >= 0 and (seat + 1) % 4 == self.my_seat
+        seats = self.seats  # a full table or none: the seat before the first is the last
+        return self.my_id in seats and seats[seats.index(self.my_id) - 1] == pid
 
     @property
     def tiles_held(self) -> int:
@@ -403,12 +404,14 @@ class SeatView:
 
     # -- updating
 
-    def apply(self, msg: C.CMsg) -> None:
-        """Take one controller message into account; unknown kinds change nothing (see :func:`heeds`)."""
+    def apply(self, msg: C.CMsg) -> bool:
+        """Take one controller message into account; False for the kinds that change no view."""
         handler = _HANDLERS.get(type(msg))
-        if handler is not None:
-            self._changes += 1
-            handler(self, msg)
+        if handler is None:
+            return False
+        self._changes += 1
+        handler(self, msg)
+        return True
 
     def _connect_reply(self, msg: C.ConnectReply) -> None:
         if msg.id:
@@ -759,8 +762,3 @@ _HANDLERS: Final[dict[type[C.CMsg], Callable[[SeatView, Any], None]]] = {
     C.GameOver: SeatView._game_over,
     C.SwapTile: SeatView._swap_tile,
 }
-
-
-def heeds(msg: C.CMsg) -> bool:
-    """Whether :meth:`SeatView.apply` takes ``msg`` into account: other kinds change no view."""
-    return type(msg) in _HANDLERS

@@ -40,7 +40,7 @@ from mj.protocol import cmsg as C
 from mj.protocol import pmsg as P
 from mj.protocol.fields import ChowPosition, PlayerOption
 from mj.robot.strategy import Claim, ClaimKind, Declaration, KongKind, Step, Strategy
-from mj.seatview import Phase, SeatView, heeds
+from mj.seatview import Phase, SeatView
 from mj.tiles import BLANK, Tile
 
 #: The refusal of a move made while the server waits for players to be ready (§18).
@@ -139,13 +139,16 @@ class Robot:
     def receive(self, msg: C.CMsg) -> list[P.PMsg]:
         """Take one controller message into account and return the messages to send, in order."""
         kind = type(msg)
-        if kind is not C.PlayerOptionSet and not heeds(msg):
+        if not self.view.apply(msg) and kind is not C.PlayerOptionSet:
             # Others' NoClaims and the like change nothing in the view: every answer
             # owed at this view was given when it last changed.
             return []
-        self.view.apply(msg)
         out = self._reply(msg) if kind in _REPLIED else []
-        return out + self._answer_pending() + self._act()
+        answers = self._answer_pending()
+        acts = self._act()
+        if not answers and not acts:
+            return out  # most messages: no new list to make
+        return out + answers + acts
 
     def _reply(self, msg: C.CMsg) -> list[P.PMsg]:
         """What the protocol owes for ``msg`` itself, whatever the strategy (before any move)."""
@@ -268,7 +271,8 @@ class Robot:
             # messages come then): no move, and as no decision point of these can
             # recur once this seat may move, there is none to remember.
             self._acted_at = self._refused_at = self._readies_awaited = None
-            self._refused = set()
+            if self._refused:
+                self._refused = set()
             return []
         point = self._point()
         if point != self._refused_at:

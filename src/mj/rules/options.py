@@ -163,7 +163,7 @@ class GameOptions:
         return value
 
     def flag(self, name: str) -> bool:
-        return bool(self[name])
+        return bool(self._entries[name].value)  # not through __getitem__: asked at every move
 
     def entry(self, name: str) -> OptionEntry:
         return self._entries[name]

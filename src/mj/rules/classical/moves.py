@@ -38,6 +38,8 @@ from mj.tiles import BLANK, Tile
 ORDINARY: Final = frozenset(tiles.KINDS)
 #: The positions of a chow, lowest first (``AnyPos`` leaves the choice for later).
 POSITIONS: Final = (ChowPosition.LOWER, ChowPosition.MIDDLE, ChowPosition.UPPER)
+#: The flowers and seasons.
+_SPECIAL_CODES: Final = frozenset(tiles.SPECIALS)
 #: Protocol 1110 lets the pung just claimed become a kong at once.
 ADD_TO_CLAIMED_PUNG_FROM: Final = 1110
 
@@ -181,16 +183,14 @@ def _declaring(view: SeatView) -> list[P.PMsg]:
 
 def _turn(view: SeatView, rules: Ruleset) -> list[P.PMsg]:
     me = view.me
-    ordinary = sorted(set(_ordinary(view)))
+    ordinary = sorted(ORDINARY.intersection(view.concealed))
     if me.calling:
-        found: list[P.PMsg] = [
-            _discard(t, False) for t in ordinary if may_discard(t, True, view.last_drawn, view.after_claim)
-        ]
+        found: list[P.PMsg] = [_DISCARD[t] for t in ordinary if may_discard(t, True, view.last_drawn, view.after_claim)]
     else:  # may_discard: anything held
-        found = [_discard(t, False) for t in ordinary]
+        found = [_DISCARD[t] for t in ordinary]
     held = len(view.concealed)
     if held == 14 and may_call(me.calling, any(r.who == view.my_id for r in view.timeline), held):
-        found.extend(_discard(t, True) for t in ordinary)
+        found.extend(_CALLING_DISCARD[t] for t in ordinary)
     if not view.after_claim:
         found.extend(_special(t) for t in _specials(view))
         found.extend(_closed_kong(t) for t in _four_of_a_kind(view))
@@ -275,11 +275,17 @@ def _without(held: Sequence[Tile], *used: Tile) -> list[Tile]:
 
 
 def _specials(view: SeatView) -> list[Tile]:
-    return [t for t in view.concealed if tiles.is_special(t)]
+    """The flowers and seasons held, in the order received (most hands: none, found at C speed)."""
+    concealed = view.concealed
+    if _SPECIAL_CODES.isdisjoint(concealed):
+        return []
+    return [t for t in concealed if t in _SPECIAL_CODES]
 
 
 def _four_of_a_kind(view: SeatView) -> list[Tile]:
     ordinary = _ordinary(view)
+    if len(ordinary) - len(set(ordinary)) < 3:
+        return []  # four of a kind repeats a tile three times
     return sorted(t for t in set(ordinary) if ordinary.count(t) == 4)
 
 
@@ -321,11 +327,6 @@ def _mahjong(serial: int) -> P.MahJong:
 
 
 @cache
-def _discard(tile: Tile, calling: bool) -> P.Discard:
-    return P.Discard(tile, calling)
-
-
-@cache
 def _special(tile: Tile) -> P.DeclareSpecial:
     return P.DeclareSpecial(tile)
 
@@ -353,3 +354,6 @@ def _form_pair(tile: Tile) -> P.PMsg:
 
 
 _CLOSED: Final = ((MeldKind.PUNG, _form_pung), (MeldKind.CHOW, _form_chow), (MeldKind.PAIR, _form_pair))
+#: The discards of each kind, plain and declaring an Original Call, made once.
+_DISCARD: Final = {t: P.Discard(t, False) for t in tiles.KINDS}
+_CALLING_DISCARD: Final = {t: P.Discard(t, True) for t in tiles.KINDS}
