@@ -861,7 +861,7 @@ class Game:
         seat = self.seats[index]
         if seat.score is not None:
             raise IllegalMove("Hand already declared")
-        word = {MeldKind.PUNG: "pung", MeldKind.CHOW: "chow", MeldKind.PAIR: "pair"}[kind]
+        word = kind.value  # "pung", "chow" or "pair": the word of the error texts
         used = closed_set(kind, tile, seat.concealed)
         if used is None:
             raise IllegalMove(f"Don't have that {word}")
