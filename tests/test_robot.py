@@ -152,6 +152,7 @@ def test_the_hands_counts_and_waits_follow_the_concealed_tiles_and_options() -> 
         view.concealed = parse_many(concealed)
         view.me.melds = list(melds)
         view.options.set_value("SevenPairs", int(seven))
+        view.changed()  # edited directly, not through apply
         assert view.hand_counts() == hand.counts(view.concealed)
         assert view.waits() == set(hand.wait_indices(hand.counts(view.concealed), len(melds), seven))
         for tile in tiles.KINDS:

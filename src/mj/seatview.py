@@ -202,6 +202,8 @@ class SeatView:
         self._counted: tuple[tuple[Tile, ...], tuple[int, ...]] = ((), (0,) * tiles.NUM_KINDS)
         #: The (concealed tiles, declared sets, seven pairs) :meth:`waits` last worked out, and the waits.
         self._waited: tuple[tuple[tuple[Tile, ...], int, bool], frozenset[int]] | None = None
+        #: The :attr:`_changes` at which :attr:`_waited` was last checked against the hand.
+        self._waits_at = -1
         self._new_hand_state()
 
     def _new_hand_state(self) -> None:
@@ -219,6 +221,8 @@ class SeatView:
         #: Every discard of the hand in table order, claimed ones included.
         self.timeline: list[DiscardRecord] = []
         self.last_drawn: Tile | None = None
+        #: This seat has discarded this hand (an Original Call comes only with the first discard).
+        self.has_discarded = False
         #: Own last tile came from a claimed discard: no specials or closed kongs now.
         self.after_claim = False
         #: (discarder, serial, no choice) of every discard the server called dangerous.
@@ -333,12 +337,17 @@ class SeatView:
         """Kind indices of the tiles that would complete the concealed hand (:func:`~mj.hand.wait_indices`).
 
         Remembered like :meth:`hand_counts`, so that going out on a discard is a set
-        look-up at every claim window until the hand changes.
+        look-up at every claim window until the hand changes; and not even looked at
+        again until the view changes (:meth:`changed` for edits outside :meth:`apply`).
         """
+        waited = self._waited
+        if waited is not None and self._waits_at == self._changes:
+            return waited[1]
         key = (tuple(self.concealed), self.declared_sets, self.seven_pairs)
-        if self._waited is None or self._waited[0] != key:
-            self._waited = (key, frozenset(wait_indices(self.hand_counts(), key[1], key[2])))
-        return self._waited[1]
+        if waited is None or waited[0] != key:
+            waited = self._waited = (key, frozenset(wait_indices(self.hand_counts(), key[1], key[2])))
+        self._waits_at = self._changes
+        return waited[1]
 
     def visible_counts(self) -> list[int]:
         """Tiles of each kind anybody can see: discards on the table and all declared sets."""
@@ -545,6 +554,7 @@ class SeatView:
         self.turn = None
         if msg.id == self.my_id:
             self.last_drawn = None
+            self.has_discarded = True
 
     def _take_discard(self, claimer: int) -> Tile:
         """The open discard leaves the discarder's pile (claimed by ``claimer``, or used to go out)."""

@@ -189,7 +189,7 @@ def _turn(view: SeatView, rules: Ruleset) -> list[P.PMsg]:
     else:  # may_discard: anything held
         found = [_DISCARD[t] for t in ordinary]
     held = len(view.concealed)
-    if held == 14 and may_call(me.calling, any(r.who == view.my_id for r in view.timeline), held):
+    if held == 14 and may_call(me.calling, view.has_discarded, held):
         found.extend(_CALLING_DISCARD[t] for t in ordinary)
     if not view.after_claim:
         found.extend(_special(t) for t in _specials(view))
@@ -283,9 +283,10 @@ def _specials(view: SeatView) -> list[Tile]:
 
 
 def _four_of_a_kind(view: SeatView) -> list[Tile]:
+    concealed = view.concealed
+    if len(concealed) - len(set(concealed)) < 3:
+        return []  # four of a kind repeats a tile three times (most hands: told at C speed)
     ordinary = _ordinary(view)
-    if len(ordinary) - len(set(ordinary)) < 3:
-        return []  # four of a kind repeats a tile three times
     return sorted(t for t in set(ordinary) if ordinary.count(t) == 4)
 
 
