@@ -22,6 +22,7 @@ from mj.seeds import parse_seeds
 TINY = {
     "score": ["--hands", "20", "--rounds", "2"],
     "shanten": ["--hands", "20", "--passes", "2"],
+    "simulate": ["--hands", "5"],
 }
 
 
@@ -184,3 +185,8 @@ def test_lobby_benchmark_reports_latency_percentiles_and_the_tables_held(capsys:
 def test_lobby_benchmark_refuses_a_bad_list_of_tables(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["bench", "lobby", "--tables", "8,4"]) == 2
     assert "increasing" in capsys.readouterr().err
+
+
+def test_simulate_benchmark_refuses_an_unknown_rule_system(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "simulate", "--rules", "nonsense", "--hands", "5"]) == 2
+    assert "unknown rule system 'nonsense'" in capsys.readouterr().out

@@ -9,7 +9,7 @@ import asyncio
 import importlib.util
 import sys
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from types import ModuleType
 
@@ -20,15 +20,16 @@ from mj import hand, tiles
 from mj.melds import KongOrigin, Meld, chow, kong, pair, pung
 from mj.protocol import cmsg as C
 from mj.protocol import pmsg as P
+from mj.protocol.connect import split_address
 from mj.protocol.fields import ChowPosition, PlayerOption
-from mj.robot import declare, moves
+from mj.robot import declare
 from mj.robot.agent import Robot, declaration_message
 from mj.robot.cli import main as cli_main
-from mj.robot.client import Client, ClientConfig, split_address
+from mj.robot.client import Client, ClientConfig
 from mj.robot.levels import DEFAULT_LEVEL, LEVELS, LevelOne, LevelTwo, make_strategy
 from mj.robot.personality import Personality, PersonalityError, parse_list, parse_personality
 from mj.robot.strategy import USES_PENDING, Claim, ClaimKind, Declaration, KongKind, KongMove, Step
-from mj.robot.view import CHOW_OFFSET, Pending, Phase, SeatView
+from mj.seatview import CHOW_OFFSET, Pending, Phase, SeatView
 from mj.tiles import BLANK, parse, parse_many
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -151,11 +152,12 @@ def test_the_hands_counts_and_waits_follow_the_concealed_tiles_and_options() -> 
         view.concealed = parse_many(concealed)
         view.me.melds = list(melds)
         view.options.set_value("SevenPairs", int(seven))
+        view.changed()  # edited directly, not through apply
         assert view.hand_counts() == hand.counts(view.concealed)
         assert view.waits() == set(hand.wait_indices(hand.counts(view.concealed), len(melds), seven))
         for tile in tiles.KINDS:
             going_out = hand.is_mahjong([*view.concealed, tile], len(melds), seven)
-            assert moves.can_go_out(view, tile) == going_out
+            assert (tiles.kind_index(tile) in view.waits()) == going_out
     # The counts are a fresh list each time: a strategy may change its copy.
     view.hand_counts()[0] = 9
     assert view.hand_counts() == hand.counts(view.concealed)
@@ -208,6 +210,7 @@ def test_declares_flowers_at_once_but_not_right_after_claiming() -> None:
     view = view_of("1B 2B 3B 4C 5C 6C 7D 8D 9D RD RD RD 5D 2F")
     assert LevelOne().declare_special(view) == parse("2F")
     view.after_claim = True
+    view.changed()
     assert LevelOne().declare_special(view) is None
 
 
@@ -232,6 +235,7 @@ def test_robs_an_added_kong_that_completes_the_hand_but_a_concealed_one_only_for
     view.pending = Pending(3, parse("3B"), 9, KongOrigin.ANNEXED)
     assert LevelOne().rob_kong(view, parse("3B"), 9)
     view.pending = Pending(3, parse("3B"), 9, KongOrigin.CONCEALED)
+    view.changed()
     assert not LevelOne().rob_kong(view, parse("3B"), 9)
     wonders = view_of("1B 9B 1C 9C 1D 9D EW SW WW NW RD WD WD")
     wonders.pending = Pending(3, parse("GD"), 9, KongOrigin.CONCEALED)
@@ -311,18 +315,30 @@ def test_a_loser_forms_what_scores_and_shows_the_rest() -> None:
 # -- the view
 
 
+def feeder(view_or_robot: SeatView | Robot) -> Callable[[C.CMsg], list[P.PMsg]]:
+    """Messages into a robot (what it answers) or a bare view (nothing)."""
+    if isinstance(view_or_robot, Robot):
+        return view_or_robot.receive
+    view = view_or_robot
+
+    def feed(msg: C.CMsg) -> list[P.PMsg]:
+        view.apply(msg)
+        return []
+
+    return feed
+
+
 def deal(view_or_robot: SeatView | Robot, mine: str, east: int = 1) -> list[P.PMsg]:
     """Feed a NewHand and the deal (protocol.md §7.2); ``mine`` are our 13 or 14 tiles in order."""
-    feed = view_or_robot.receive if isinstance(view_or_robot, Robot) else view_or_robot.apply
+    feed = feeder(view_or_robot)
     out: list[P.PMsg] = []
     ours = iter(parse_many(mine))
     seats = [east, *[(east + k - 1) % 4 + 1 for k in (1, 2, 3)]]
 
     def draw(pid: int) -> None:
-        result = feed(C.PlayerDraws(pid, next(ours) if pid == ME else BLANK))
-        out.extend(result or [])
+        out.extend(feed(C.PlayerDraws(pid, next(ours) if pid == ME else BLANK)))
 
-    out.extend(feed(C.NewHand(east, 0, 0)) or [])
+    out.extend(feed(C.NewHand(east, 0, 0)))
     for _ in range(3):
         for pid in seats:
             for _ in range(4):
@@ -335,12 +351,12 @@ def deal(view_or_robot: SeatView | Robot, mine: str, east: int = 1) -> list[P.PM
 
 def joined(robot_or_view: Robot | SeatView, options: Iterable[C.GameOption] = ()) -> list[P.PMsg]:
     """Connected as id 1, seated East in a game of ids 1-4, play started."""
-    feed = robot_or_view.receive if isinstance(robot_or_view, Robot) else robot_or_view.apply
+    feed = feeder(robot_or_view)
     out: list[P.PMsg] = []
     for msg in (C.ConnectReply(1110, ME), C.Game(1, 2, 3, 4, tiles.EAST_WIND, 0, 1, 0, 0, 0, 0, 1110, 0), *options):
-        out.extend(feed(msg) or [])
-    out.extend(feed(C.Pause(0, 0, "to start hand")) or [])
-    out.extend(feed(C.StartPlay(0)) or [])
+        out.extend(feed(msg))
+    out.extend(feed(C.Pause(0, 0, "to start hand")))
+    out.extend(feed(C.StartPlay(0)))
     return out
 
 

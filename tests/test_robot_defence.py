@@ -31,7 +31,7 @@ from mj.robot.levels import (
 )
 from mj.robot.personality import Combination, Personality, Switcher, combinations, parse_personality
 from mj.robot.strategy import Claim, ClaimKind
-from mj.robot.view import DiscardRecord, Phase, SeatView
+from mj.seatview import DiscardRecord, Phase, SeatView
 from mj.tiles import kind_index, parse, parse_many
 
 ME = 1

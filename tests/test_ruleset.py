@@ -5,12 +5,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+from mj import tiles
 from mj.melds import Meld
 from mj.protocol import cmsg as C
 from mj.replay import read_entries, table_for
-from mj.rules.classical.facts import SeatHand, Win
+from mj.rules.base import DeadWallPolicy, HandScore, SeatHand, Win
+from mj.rules.classical import danger
 from mj.rules.classical.rules import CLASSICAL, ClassicalRules
-from mj.rules.classical.scoring import HandScore
 from mj.rules.options import GameOptions
 from mj.rules.ruleset import Ruleset
 from mj.tiles import Tile
@@ -66,3 +67,20 @@ def test_the_rules_decide_what_goes_out() -> None:
     assert [d.message.encode() for d in out] == [
         f"Error {table.connections[claim.connection].seqno} Can't mah-jong with that tile"
     ]
+
+
+def test_a_flower_left_in_hand_is_no_danger_to_anybody() -> None:
+    """A player may keep a flower undeclared; judging whether it had a safe discard must not trip over it."""
+    everything = frozenset(danger.Signal) - {danger.Signal.END_OF_WALL}
+    assert CLASSICAL.danger(tiles.parse("1F"), everything, 100, 1) == frozenset()
+
+
+def test_classical_has_a_dead_wall_only_when_dead_wall_is_on() -> None:
+    options = GameOptions()
+    options.set_value("DeadWall", 0)
+    options.set_value("DeadWall16", 1)
+    assert CLASSICAL.dead_wall(options) is DeadWallPolicy.NONE
+    options.set_value("DeadWall", 1)
+    assert CLASSICAL.dead_wall(options) is DeadWallPolicy.SIXTEEN
+    options.set_value("DeadWall16", 0)
+    assert CLASSICAL.dead_wall(options) is DeadWallPolicy.REPLENISHED

@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 
 from mj.melds import KongOrigin, Meld, chow, kong, pair, pung, special
-from mj.rules.classical.facts import SeatHand, Win, WinSource
-from mj.rules.classical.scoring import HandScore, score_hand
+from mj.rules.base import HandScore, SeatHand, Win, WinSource
+from mj.rules.classical.scoring import score_hand
 from mj.rules.options import GameOptions
 from mj.tiles import BLANK, NUM_KINDS, WINDS, Tile, kind_index, parse
 

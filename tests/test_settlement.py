@@ -12,8 +12,9 @@ import itertools
 import pytest
 
 from mj.melds import chow, pung
+from mj.rules.base import Payment, Settlement
 from mj.rules.classical.danger import Signal, end_of_wall, signals, threatens, winning_signals
-from mj.rules.classical.settlement import Settlement, settle
+from mj.rules.classical.settlement import settle
 from mj.rules.options import GameOptions
 from mj.tiles import parse
 from test_scoring import hand, options
@@ -35,6 +36,7 @@ def test_verified_default_settlement() -> None:
         "South and West  are even\n"
         "South LOSES    24\n\n"
         "West  LOSES    24\n\n",
+        (Payment(E, N, 64), Payment(S, N, 32), Payment(W, N, 32), Payment(E, S, 8), Payment(E, W, 8)),
     )
 
 
@@ -50,6 +52,7 @@ def test_verified_cannon() -> None:
         "East  GAINS     0\n\n"
         "South LOSES   112\n\n"
         "West  GAINS     0\n\n",
+        (Payment(S, N, 56), Payment(S, N, 28), Payment(S, N, 28)),
     )
 
 
@@ -65,6 +68,7 @@ def test_verified_disc_doubles() -> None:
         "East  LOSES    56\n\n"
         "West  LOSES    28\n\n"
         "North LOSES    28\n\n",
+        (Payment(E, S, 56), Payment(W, S, 28), Payment(N, S, 28)),
     )
 
 

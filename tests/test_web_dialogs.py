@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import ast
+from pathlib import Path
+
 import pytest
 
+import mj.web
 from mj import tiles
 from mj.protocol import pmsg as P
 from mj.protocol.fields import ChowPosition
-from mj.robot.view import Pending, Phase, SeatView
+from mj.seatview import Pending, Phase, SeatView
 from mj.web.dialogs import ActionError, Dialog, choose, current
 from mj.web.seatlog import SeatLog
 
@@ -89,3 +93,15 @@ def test_nothing_is_offered_out_of_turn() -> None:
     assert current(view, log) is None
     with pytest.raises(ActionError, match="not your move"):
         choose(None, "discard", "2B")
+
+
+def test_the_gateway_takes_its_moves_from_the_rules_not_from_the_robot() -> None:
+    """The seat view and the legal moves live where the robot and the gateway both reach them."""
+    web = Path(mj.web.__file__).parent
+    for source in sorted(web.glob("*.py")):
+        for node in ast.walk(ast.parse(source.read_text())):
+            names = [node.module or ""] if isinstance(node, ast.ImportFrom) else []
+            names += [alias.name for alias in node.names] if isinstance(node, ast.Import) else []
+            assert not any(n == "mj.robot" or n.startswith("mj.robot.") for n in names), (
+                f"{source.name} imports {names}"
+            )

@@ -50,9 +50,15 @@ class Meld:
 
     @property
     def size(self) -> int:
-        return {MeldKind.CHOW: 3, MeldKind.PUNG: 3, MeldKind.KONG: 4, MeldKind.PAIR: 2}.get(
-            self.kind, len(self.special_tiles)
-        )
+        # Compared by identity: hashing an Enum member runs Python code, and this is asked often.
+        kind = self.kind
+        if kind is MeldKind.KONG:
+            return 4
+        if kind is MeldKind.PAIR:
+            return 2
+        if kind is MeldKind.SPECIAL:
+            return len(self.special_tiles)
+        return 3
 
     @property
     def is_pung_or_kong(self) -> bool:

@@ -20,14 +20,13 @@ from mj.game.restore import restore_game
 from mj.game.sends import IllegalMove, Send
 from mj.protocol import cmsg as C
 from mj.protocol import pmsg as P
+from mj.protocol.connect import PROTOCOL_VERSION
 from mj.protocol.fields import ChowPosition, PlayerOption, ProtocolError
 from mj.rules.classical.rules import CLASSICAL
-from mj.rules.options import GameOptions, OptionEntry
+from mj.rules.options import OptionEntry
 from mj.rules.ruleset import Ruleset
 from mj.savefile import MAX_PLAYER_ID, SaveFileError, completed_rounds_comment, format_save, parse_save
 from mj.tiles import GlibcRandom, Tile
-
-PROTOCOL_VERSION = 1110
 
 #: Refused ids: negative ones collide with the server's own values (-1 is "no manager").
 BAD_PLAYER_ID: Final = f"Player id must be from 1 to {MAX_PLAYER_ID}, or 0 for a new id"
@@ -559,7 +558,7 @@ class Table:
     def _option_entries(self) -> tuple[OptionEntry, ...]:
         if self.game is not None:
             return self.game.options.entries()
-        return GameOptions().entries()
+        return self.settings.rules.new_options().entries()
 
     def _send_message(self, connection: int, sender: int, message: P.SendMessage) -> None:
         if len(message.text) > MAX_CHAT:
@@ -783,7 +782,7 @@ class Table:
             seating = sorted(ids)
         else:
             seating = ids
-        options = GameOptions()
+        options = settings.rules.new_options()
         options.set_value("Timeout", settings.timeout)
         options.set_value("DeadWall16", 0)
         for entry in settings.option_entries:

@@ -20,6 +20,7 @@ from mj.arena.players import DEFAULT_WORD, KEYS, SpecError
 from mj.arena.plot import check_plot_path, plot_scores
 from mj.arena.report import format_result
 from mj.arena.runner import DEFAULT_GAMES, run
+from mj.rules import registry
 
 DESCRIPTION = "Play games in-process between four robots, seats rotated over seeds, and report figures per player."
 EPILOG = textwrap.dedent(
@@ -57,6 +58,8 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     add("--json", action="store_true", help="print the results as JSON instead of a table")
     add("--plot", type=Path, metavar="FILE.png", help="draw the players' score distributions into FILE.png")
     add("--log", type=Path, metavar="DIR", help="write each game's log there, in mj-server's --logfile format")
+    add("--rules", default=registry.DEFAULT_NAME, metavar="NAME",
+        help=f"the rule system: {', '.join(registry.names())} (default %(default)s)")  # fmt: skip
     parser.set_defaults(run=main)
 
 
@@ -73,6 +76,7 @@ def main(args: argparse.Namespace) -> int:
             options=options,
             log_dir=args.log,
             progress=sys.stderr.isatty(),
+            rules=args.rules,
         )
     except SpecError as exc:
         print(f"mj arena: error: {exc}", file=sys.stderr)

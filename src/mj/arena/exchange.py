@@ -14,9 +14,10 @@ from typing import Final
 from mj.arena.tally import GameTally
 from mj.protocol import cmsg as C
 from mj.protocol import pmsg as P
+from mj.protocol.connect import PROTOCOL_VERSION
 from mj.robot.agent import Robot
 from mj.server.logwriter import LogWriter
-from mj.table import PROTOCOL_VERSION, Table
+from mj.table import Table
 
 #: What ends every line a robot sends (the log keeps a received line's terminator).
 _TERMINATOR: Final = "\r\n"

@@ -31,7 +31,9 @@ from mj.arena.players import PlayerSpec
 from mj.arena.stats import PlayerGame
 from mj.arena.tally import GameTally
 from mj.robot.agent import Robot
+from mj.rules import registry
 from mj.rules.options import OptionEntry
+from mj.seatview import SeatView
 from mj.server.logwriter import LogWriter
 from mj.table import Table, TableSettings
 
@@ -52,6 +54,8 @@ class GameSetup:
     players: tuple[PlayerSpec, ...]
     options: tuple[OptionEntry, ...] = ()
     log: Path | None = None
+    #: The rule system's name (:mod:`mj.rules.registry`): a name travels to the workers, a Ruleset need not pickle.
+    rules: str = registry.DEFAULT_NAME
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,8 +78,9 @@ def joining_order(rotation: int) -> tuple[int, ...]:
 def play(setup: GameSetup) -> GameRecord:
     """Play the game of ``setup`` to its end; :class:`GameError` if it stops before."""
     order = joining_order(setup.rotation)
-    table = Table(TableSettings(timeout=0, seed=setup.seed, option_entries=setup.options))
-    robots = [Robot(setup.players[player].strategy(setup.seed)) for player in order]
+    rules = registry.get(setup.rules)
+    table = Table(TableSettings(timeout=0, seed=setup.seed, option_entries=setup.options, rules=rules))
+    robots = [Robot(setup.players[player].strategy(setup.seed), SeatView(rules=rules)) for player in order]
     tally = GameTally()
     with contextlib.ExitStack() as stack:
         log = None

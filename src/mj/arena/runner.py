@@ -29,6 +29,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from mj.arena.game import SEATS, GameRecord, GameSetup, play
 from mj.arena.players import PlayerSpec, SpecError, parse_player
 from mj.arena.stats import Figures, Totals, mean_ci
+from mj.rules import registry
 from mj.rules.options import OptionEntry
 
 DEFAULT_GAMES: Final = 40
@@ -124,6 +125,7 @@ def run(
     options: Sequence[OptionEntry] = (),
     log_dir: Path | None = None,
     progress: bool = False,
+    rules: str = registry.DEFAULT_NAME,
 ) -> ArenaResult:
     """Play ``games`` games (seeds ``seed``, ``seed + 1``... each in four rotations) between four players.
 
@@ -131,10 +133,14 @@ def run(
     ``options`` are game option entries (:func:`mj.arena.game_options` reads them
     from an option file or ``NAME=VALUE`` settings); ``jobs`` defaults to every
     core; with ``log_dir``, each game is logged there as ``seed<S>-rotation<R>.log``
-    in the server's log format. Everything is checked before the first game:
-    :class:`SpecError` says what is wrong.
+    in the server's log format; ``rules`` names the rule system (:mod:`mj.rules.registry`).
+    Everything is checked before the first game: :class:`SpecError` says what is wrong.
     """
     specs = _specs(players)
+    try:
+        registry.get(rules)
+    except registry.RulesError as exc:
+        raise SpecError(str(exc)) from None
     if games < SEATS or games % SEATS:
         raise SpecError(f"games must be a positive multiple of {SEATS} (each seed is played in {SEATS} rotations)")
     if seed < 1:
@@ -148,7 +154,9 @@ def run(
         except OSError as exc:
             raise SpecError(f"cannot create log directory {log_dir}: {exc}") from None
     setups = [
-        GameSetup(s, rotation, specs, tuple(options), log_dir / f"seed{s}-rotation{rotation}.log" if log_dir else None)
+        GameSetup(
+            s, rotation, specs, tuple(options), log_dir / f"seed{s}-rotation{rotation}.log" if log_dir else None, rules
+        )
         for s in range(seed, seed + games // SEATS)
         for rotation in range(SEATS)
     ]

@@ -32,6 +32,7 @@ BENCHMARKS: Final[dict[str, str]] = {
     "arena": "mj.bench.arena",
     "fuzz": "mj.bench.fuzz",
     "lobby": "mj.bench.lobby",
+    "simulate": "mj.bench.simulate",
 }
 
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from mj.melds import KongOrigin, Meld, MeldKind, chow, kong, pair, pung
 from mj.rules import winhand
-from mj.rules.classical.facts import SeatHand, Win, WinSource
+from mj.rules.base import SeatHand, Win, WinSource
 from mj.rules.classical.scoring import score_hand
 from mj.rules.ims import options as ims_options
 from mj.rules.ims.scoring import score as ims_score

@@ -22,8 +22,8 @@ from mj import hand as analysis
 from mj.calculator.outcome import Element, InputError, Outcome
 from mj.hand.complete import thirteen_wonders_counts
 from mj.melds import Meld, chow, pair, pung, special
-from mj.rules.classical.facts import SeatHand, Win, WinSource
-from mj.rules.classical.scoring import HandScore, score_hand
+from mj.rules.base import HandScore, SeatHand, Win, WinSource
+from mj.rules.classical.scoring import score_hand
 from mj.rules.classical.settlement import settle
 from mj.rules.options import OPTION_TABLE, GameOptions, OptionError, OptionType
 from mj.rules.winhand import EAST, How, WinningHand

@@ -12,19 +12,20 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
-from enum import Enum, IntEnum
+from enum import Enum
 from functools import cache
 from typing import Any, ClassVar, Protocol
 
 from mj import hand, tiles
 from mj.game.seat import Seat
 from mj.game.sends import IllegalMove, Send
-from mj.game.wall import DeadWallPolicy, Wall
+from mj.game.wall import Wall
 from mj.melds import KongOrigin, Meld, MeldKind, chow, kong, pair, pung, special
 from mj.protocol import cmsg as C
 from mj.protocol import pmsg as P
 from mj.protocol.fields import ChowPosition
-from mj.rules.classical.facts import SeatHand, Win, WinSource
+from mj.rules.base import Claim, DeadWallPolicy, SeatHand, Win, WinSource
+from mj.rules.classical.moves import chow_partners, closed_set, may_add_to_pung, may_call, may_discard, may_rob
 from mj.rules.classical.rules import CLASSICAL
 from mj.rules.options import GameOptions, OptionError
 from mj.rules.ruleset import Ruleset
@@ -39,16 +40,6 @@ class Phase(Enum):
     DISCARDING = "discarding"
     DISCARDED = "discarded"
     MAHJONGING = "mah-jonging"
-
-
-class Claim(IntEnum):
-    """Answers to a discard, ordered by precedence."""
-
-    NO_CLAIM = 0
-    CHOW = 1
-    PUNG = 2
-    KONG = 3
-    MAHJONG = 4
 
 
 class WallSource(Protocol):
@@ -82,6 +73,9 @@ class PendingTile:
     claims: dict[int, tuple[Claim, ChowPosition | None]] = field(default_factory=dict)
     #: The seat whose AnyPos chow won and who must now name the position.
     chow_position_from: int | None = None
+
+
+_NO_ANSWER: tuple[Claim, ChowPosition | None] = (Claim.NO_CLAIM, None)
 
 
 @dataclass(slots=True)
@@ -215,8 +209,7 @@ class Game:
     @property
     def round_ends_next(self) -> bool:
         """Between hands: whether the next deal starts a new round."""
-        rotates = self.last_winner is not None and (self.last_winner != 0 or self.hands_as_east >= 13)
-        return rotates and self.seating[1] == self.firsteast
+        return self.rules.dealer_rotates(self.last_winner, self.hands_as_east) and self.seating[1] == self.firsteast
 
     def acting_player(self) -> int:
         """The id StartPlay names: who must act, or 0 when several may."""
@@ -407,26 +400,19 @@ class Game:
         self._open_pause("to start play", exempt=self.east)
 
     def _start_hand(self) -> None:
-        if self.last_winner is not None and (self.last_winner != 0 or self.hands_as_east >= 13):
+        if self.rules.dealer_rotates(self.last_winner, self.hands_as_east):
             self._rotate()
         self.last_winner = None
-        flowers = self.options.flag("Flowers")
-        wall_tiles, start_wall, start_stack = self.walls.next_hand(flowers)
+        wall_tiles, start_wall, start_stack = self.walls.next_hand(self.rules.flowers(self.options))
         self.hands_started += 1
         self.hand_wall = list(wall_tiles)
         self._new_hand_state()
-        policy = DeadWallPolicy.from_options(self.options.flag("DeadWall"), self.options.flag("DeadWall16"))
-        self.wall = Wall.build(wall_tiles, policy)
+        self.wall = Wall.build(wall_tiles, self.rules.dead_wall(self.options))
         self.history = []
         self.hand_start = self.game_message(self.config.protocol)
         self._broadcast(C.NewHand(self.east, start_wall, start_stack))
-        for _ in range(3):
-            for seat in range(4):
-                for _ in range(4):
-                    self._deal_one(seat)
-        for seat in range(4):
+        for seat in self.rules.deal_order():
             self._deal_one(seat)
-        self._deal_one(0)
         for seat in range(4):
             self._info_tiles(seat)
         self.phase = Phase.DECLARING
@@ -451,7 +437,7 @@ class Game:
     # -- drawing
 
     def _draw_live(self, seat: int) -> bool:
-        tile = self.wall.draw_live()
+        tile = None if self.rules.wall_ends(self.wall.tiles_left) else self.wall.draw_live()
         if tile is None:
             self._wash_out("wall exhausted")
             return False
@@ -462,7 +448,7 @@ class Game:
         return True
 
     def _draw_loose(self, seat: int) -> bool:
-        tile = self.wall.draw_loose()
+        tile = None if self.rules.wall_ends(self.wall.tiles_left) else self.wall.draw_loose()
         if tile is None:
             self._wash_out("wall exhausted")
             return False
@@ -492,13 +478,13 @@ class Game:
             raise IllegalMove("Can't discard until everybody's ready")
         tile = msg.tile
         if msg.calling:
-            if seat.calling:
-                raise IllegalMove("Already calling")
-            if seat.has_discarded:
-                raise IllegalMove("Only Original Call declaration allowed")
-            if len(seat.concealed) != 14:
+            if not may_call(seat.calling, seat.has_discarded, len(seat.concealed)):
+                if seat.calling:
+                    raise IllegalMove("Already calling")
+                if seat.has_discarded:
+                    raise IllegalMove("Only Original Call declaration allowed")
                 raise IllegalMove("Must have concealed hand to declare calling")
-        elif seat.calling and (self.last_draw is None or tile != self.last_draw[0] or self.after_claim):
+        elif not may_discard(tile, seat.calling, self.last_draw[0] if self.last_draw else None, self.after_claim):
             raise IllegalMove("Calling: can't discard that tile")
         if tile not in seat.concealed or tiles.is_special(tile):
             raise IllegalMove("You can't discard that tile")
@@ -532,7 +518,7 @@ class Game:
     def _add_to_pung(self, player: int, msg: P.AddToPung) -> None:
         index, seat = self._require_turn(player, "Can't make a kong now")
         tile = msg.tile
-        if self.after_claim and not (self.config.protocol >= 1110 and self.just_punged == tile):
+        if not may_add_to_pung(tile, self.after_claim, self.just_punged, self.config.protocol):
             raise IllegalMove("Can't make a kong now")
         position = next(
             (i for i, m in enumerate(seat.melds) if m.kind is MeldKind.PUNG and not m.concealed and m.tile == tile),
@@ -627,8 +613,7 @@ class Game:
         if pending.kong is not None:
             if kind is not Claim.MAHJONG:
                 raise IllegalMove(f"Can't {word} now")
-            thirteen = hand.is_thirteen_wonders([*seat.concealed, tile]) and not seat.melds
-            if pending.kong is KongOrigin.CONCEALED and not thirteen:
+            if not may_rob(pending.kong, seat.melds, seat.concealed, tile):
                 raise IllegalMove("Can only rob a closed kong for Thirteen Wonders")
         if seat.calling and kind is not Claim.MAHJONG:
             raise IllegalMove("Calling players can only claim Mah-Jong")
@@ -669,14 +654,7 @@ class Game:
     @staticmethod
     def _chow_tiles(seat: Seat, tile: Tile, cpos: ChowPosition) -> tuple[Tile, Tile] | None:
         """The two tiles from the hand that make a chow with ``tile`` at position ``cpos``."""
-        offset = {ChowPosition.LOWER: 0, ChowPosition.MIDDLE: 1, ChowPosition.UPPER: 2}[cpos]
-        low = tile - offset
-        if not tiles.is_suited(low) or not tiles.is_suited(low + 2) or low % 10 < 1 or low % 10 > 7:
-            return None
-        others = [t for t in (low, low + 1, low + 2) if t != tile]
-        if seat.holds(others[0]) and seat.holds(others[1]):
-            return others[0], others[1]
-        return None
+        return chow_partners(seat.concealed, tile, cpos)
 
     def _resolve_if_answered(self) -> None:
         pending = self.pending
@@ -686,11 +664,10 @@ class Game:
     def _resolve(self) -> None:
         pending = self.pending
         assert pending is not None
-        best: int | None = None
-        for i in self._claimants(pending):
-            kind = pending.claims.get(i, (Claim.NO_CLAIM, None))[0]
-            if kind is not Claim.NO_CLAIM and (best is None or kind > pending.claims[best][0]):
-                best = i
+        answers = [pending.claims.get(i, _NO_ANSWER)[0] for i in range(4)]
+        winners = self.rules.resolve_claims(pending.seat, answers)
+        # Classical's rules grant one claim at most; several winners come with the systems that allow them.
+        best = winners[0] if winners else None
         if pending.kong is not None:
             self._resolve_kong(pending, best)
             return
@@ -884,18 +861,14 @@ class Game:
         seat = self.seats[index]
         if seat.score is not None:
             raise IllegalMove("Hand already declared")
-        word = {MeldKind.PUNG: "pung", MeldKind.CHOW: "chow", MeldKind.PAIR: "pair"}[kind]
+        word = kind.value  # "pung", "chow" or "pair": the word of the error texts
+        used = closed_set(kind, tile, seat.concealed)
+        if used is None:
+            raise IllegalMove(f"Don't have that {word}")
         if kind is MeldKind.CHOW:
-            used = [tile, tile + 1, tile + 2]
-            ok = tiles.is_suited(tile) and tile % 10 <= 7 and all(seat.holds(t) for t in used)
             meld = chow(tile, True)
         else:
-            count = 3 if kind is MeldKind.PUNG else 2
-            used = [tile] * count
-            ok = seat.holds(tile, count)
             meld = pung(tile, True) if kind is MeldKind.PUNG else pair(tile, True)
-        if not ok:
-            raise IllegalMove(f"Don't have that {word}")
         remaining = list(seat.concealed)
         for t in used:
             remaining.remove(t)
@@ -1003,8 +976,8 @@ class Game:
         if winning.seat == 0:
             self.hands_as_east += 1
         self.last_winner = winning.seat
-        rotates = winning.seat != 0 or self.hands_as_east >= 13
-        if rotates and self.seating[1] == self.firsteast and self.completed_rounds >= self.options["NumRounds"] - 1:
+        rotates = self.rules.dealer_rotates(winning.seat, self.hands_as_east)
+        if self.rules.game_ends(self.completed_rounds, rotates, self.seating[1] == self.firsteast, self.options):
             self.game_over = True
             self._broadcast(C.GameOver(), hist=False)
         self.phase = Phase.HAND_COMPLETE

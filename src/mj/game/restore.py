@@ -14,7 +14,7 @@ from mj.game.sends import IllegalMove
 from mj.protocol import cmsg as C
 from mj.protocol import pmsg as P
 from mj.protocol.framing import WHITESPACE
-from mj.rules.options import GameOptions, OptionError
+from mj.rules.options import OptionError
 from mj.savefile import SavedGame, SaveFileError
 from mj.tiles import Tile
 
@@ -90,7 +90,7 @@ def restore_game(saved: SavedGame, later_walls: WallSource, config: Config, *, k
 
     ``keep_rounds=False`` ignores the saved count of completed rounds, as the original does.
     """
-    options = GameOptions()
+    options = config.rules.new_options()
     try:
         for entry in saved.options:
             options.apply_entry(entry)

@@ -1,29 +1,15 @@
-"""The wall of one hand: live tiles from the front, loose tiles from the back (protocol.md §7.9)."""
+"""The wall of one hand: live tiles from the front, loose tiles from the back (protocol.md §7.9).
+
+The rule system chooses the :class:`~mj.rules.base.DeadWallPolicy`; this is its mechanics.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from enum import Enum
 
+from mj.rules.base import DeadWallPolicy
 from mj.tiles import Tile
-
-
-class DeadWallPolicy(Enum):
-    """How loose tiles are provided, from the DeadWall and DeadWall16 options."""
-
-    #: 14 tiles, topped up with two tiles from the live wall when it falls below 13.
-    REPLENISHED = "replenished"
-    #: 16 tiles, never replenished: no loose tile once they are used.
-    SIXTEEN = "sixteen"
-    #: No dead wall: loose tiles come off the end of the live wall.
-    NONE = "none"
-
-    @classmethod
-    def from_options(cls, dead_wall: bool, dead_wall_16: bool) -> DeadWallPolicy:
-        if not dead_wall:
-            return cls.NONE
-        return cls.SIXTEEN if dead_wall_16 else cls.REPLENISHED
 
 
 @dataclass(slots=True)
@@ -42,12 +28,16 @@ class Wall:
     @classmethod
     def build(cls, tiles: Sequence[Tile], policy: DeadWallPolicy) -> Wall:
         size = len(tiles)
-        dead = {DeadWallPolicy.REPLENISHED: 14, DeadWallPolicy.SIXTEEN: 16, DeadWallPolicy.NONE: 0}[policy]
-        return cls(list(tiles), policy, 0, size - dead, size - 1)
+        return cls(list(tiles), policy, 0, size - policy.size, size - 1)
 
     @property
     def live_left(self) -> int:
         return max(self.live_end - self.live_next, 0)
+
+    @property
+    def tiles_left(self) -> int:
+        """Tiles nobody has drawn, live and dead."""
+        return self.loose_next - self.live_next + 1
 
     @property
     def dead_left(self) -> int:

@@ -25,9 +25,10 @@ from mj.lobby.public import public_view
 from mj.lobby.store import Batch, HandState, SeatResult, SeatSpec
 from mj.protocol import cmsg as C
 from mj.protocol import pmsg as P
+from mj.protocol.connect import PROTOCOL_VERSION
 from mj.robot.agent import Robot
 from mj.robot.levels import make_strategy
-from mj.table import PROTOCOL_VERSION, Delivery, Table, TableSettings
+from mj.table import Delivery, Table, TableSettings
 
 RECEIVED: Final = "<"
 SENT: Final = ">"

@@ -2,7 +2,7 @@
 
 The record holds what the table logged: each broadcast once, each private message
 (a player's own draws, its passes) to its player. Each player's view is rebuilt as
-the player's client built it (:class:`~mj.robot.view.SeatView`): broadcasts to
+the player's client built it (:class:`~mj.seatview.SeatView`): broadcasts to
 everyone, a draw to the drawer with its tile and to the others hidden, anything
 private to its recipient only. After each public line, a frame holds every player's
 part of the xmj snapshot as that player saw it: the concealed tiles of all four.
@@ -19,7 +19,7 @@ from mj.lobby.public import public_view
 from mj.lobby.store import Store
 from mj.protocol import ProtocolError
 from mj.protocol import cmsg as C
-from mj.robot.view import SeatView
+from mj.seatview import SeatView
 from mj.web import snapshot
 from mj.web.seatlog import SeatLog
 

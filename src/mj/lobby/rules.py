@@ -1,19 +1,19 @@
 """The rule systems a lobby table may be created with, by name.
 
-Tables and games store the rule system's *name*; this is the one place that turns a
-name into the :class:`~mj.rules.ruleset.Ruleset` the table plays by. Until the rule
-system registry exists, only Chinese Classical can be played at a table.
+Tables and games store the rule system's *name*; this is the one place in the lobby
+that turns a name into the :class:`~mj.rules.ruleset.Ruleset` the table plays by,
+asking the registry (:mod:`mj.rules.registry`), so a system becomes playable here
+as soon as it is written.
 """
 
 from __future__ import annotations
 
 from typing import Final
 
-from mj.rules.classical.rules import CLASSICAL
+from mj.rules import registry
 from mj.rules.ruleset import Ruleset
 
-DEFAULT: Final = "classical"
-_PLAYABLE: Final[dict[str, Ruleset]] = {"classical": CLASSICAL}
+DEFAULT: Final = registry.DEFAULT_NAME
 
 
 class UnknownRules(ValueError):
@@ -22,12 +22,18 @@ class UnknownRules(ValueError):
 
 def playable() -> tuple[str, ...]:
     """The names of the rule systems a table can be created with, the default first."""
-    return tuple(_PLAYABLE)
+    found = []
+    for name in registry.names():
+        try:
+            registry.get(name)
+        except registry.RulesError:
+            continue
+        found.append(name)
+    return tuple(sorted(found, key=lambda name: name != DEFAULT))
 
 
 def ruleset(name: str) -> Ruleset:
     """The rules called ``name``; :class:`UnknownRules` if no table can play them."""
-    try:
-        return _PLAYABLE[name]
-    except KeyError:
-        raise UnknownRules(f"unknown rule system {name!r} (playable here: {', '.join(playable())})") from None
+    if name not in playable():
+        raise UnknownRules(f"unknown rule system {name!r} (playable here: {', '.join(playable())})")
+    return registry.get(name)

@@ -2,10 +2,11 @@
 
 The pieces, each with one job:
 
-* :mod:`~mj.robot.view`: what one seat knows, rebuilt from the messages it receives;
+* :mod:`~mj.seatview` (shared with the browser gateway): what one seat knows, rebuilt
+  from the messages it receives, and the moves its rule system allows now;
 * :mod:`~mj.robot.strategy`: the decisions and the :class:`Strategy` protocol;
-* :mod:`~mj.robot.moves`, :mod:`~mj.robot.evaluate`, :mod:`~mj.robot.declare`: legal moves,
-  shanten/ukeire, and how to declare a hand after mah-jong;
+* :mod:`~mj.robot.evaluate`, :mod:`~mj.robot.declare`: shanten/ukeire, and how to
+  declare a hand after mah-jong;
 * :mod:`~mj.robot.levels`: the strategies (level 1: speed first);
 * :mod:`~mj.robot.agent`: :class:`Robot`, the protocol obligations without I/O (also
   what an in-process arena drives);
@@ -16,7 +17,7 @@ from mj.robot.agent import Robot
 from mj.robot.levels import LevelOne, make_strategy
 from mj.robot.personality import Personality
 from mj.robot.strategy import Claim, ClaimKind, Declaration, KongKind, KongMove, Step, Strategy
-from mj.robot.view import Phase, SeatView
+from mj.seatview import Phase, SeatView
 
 __all__ = [
     "Claim",

@@ -1,6 +1,6 @@
 """A robot seat without I/O: controller messages in, the player messages to answer out.
 
-:class:`Robot` joins a :class:`~mj.robot.view.SeatView` to a
+:class:`Robot` joins a :class:`~mj.seatview.SeatView` to a
 :class:`~mj.robot.strategy.Strategy` and carries the obligations of the protocol
 (protocol.md §14.2) that no strategy should have to think about:
 
@@ -11,6 +11,8 @@
   and to every kong that might be robbed, with that tile's serial (given again at
   ``StartPlay`` if the server refused it because play had stopped meanwhile);
 * declaring specials in its declaring turn, then ``DeclareSpecial --``;
+* only moves its rule system allows now (:meth:`~mj.seatview.SeatView.legal_moves`):
+  what the strategy prefers is checked against them, and the fallbacks come from them;
 * in its turn during play: specials, mah-jong, kongs, then one discard;
 * after a mah-jong: the winner declares the claimed tile first, then the
   concealed sets; a loser waits for the winner's score, forms what scores and
@@ -35,13 +37,11 @@ from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass
 from typing import Final
 
-from mj.melds import KongOrigin
 from mj.protocol import cmsg as C
 from mj.protocol import pmsg as P
 from mj.protocol.fields import ChowPosition, PlayerOption
-from mj.robot import moves
 from mj.robot.strategy import Claim, ClaimKind, Declaration, KongKind, Step, Strategy
-from mj.robot.view import Phase, SeatView, heeds
+from mj.seatview import Phase, SeatView
 from mj.tiles import BLANK, Tile
 
 #: The refusal of a move made while the server waits for players to be ready (§18).
@@ -106,6 +106,14 @@ def claim_message(claim: Claim | None, serial: int) -> P.PMsg:
             return P.Chow(serial, claim.position or ChowPosition.ANYPOS)
 
 
+def _discard_move(legal: list[P.PMsg], tile: Tile, calling: bool) -> P.PMsg:
+    """The legal move discarding ``tile`` (the very object, which is quick to find again), or a new one if none."""
+    for move in legal:
+        if type(move) is P.Discard and move.tile == tile and move.calling == calling:
+            return move
+    return P.Discard(tile, calling)
+
+
 class Robot:
     """One robot seat: feed it every controller message with :meth:`receive`, send what it returns."""
 
@@ -132,13 +140,16 @@ class Robot:
     def receive(self, msg: C.CMsg) -> list[P.PMsg]:
         """Take one controller message into account and return the messages to send, in order."""
         kind = type(msg)
-        if kind is not C.PlayerOptionSet and not heeds(msg):
+        if not self.view.apply(msg) and kind is not C.PlayerOptionSet:
             # Others' NoClaims and the like change nothing in the view: every answer
             # owed at this view was given when it last changed.
             return []
-        self.view.apply(msg)
         out = self._reply(msg) if kind in _REPLIED else []
-        return out + self._answer_pending() + self._act()
+        answers = self._answer_pending()
+        acts = self._act()
+        if not answers and not acts:
+            return out  # most messages: no new list to make
+        return out + answers + acts
 
     def _reply(self, msg: C.CMsg) -> list[P.PMsg]:
         """What the protocol owes for ``msg`` itself, whatever the strategy (before any move)."""
@@ -209,33 +220,18 @@ class Robot:
         started = time.perf_counter()
         if pending.kong is None:
             claim = self.strategy.claim(view, pending.tile, pending.serial)
-            if claim is not None and not self._legal(claim):
-                self._log(f"strategy chose an impossible claim {claim}; passing instead")
-                claim = None
             msg = claim_message(claim, pending.serial)
+            if claim is not None and not view.allows(msg):
+                self._log(f"strategy chose an impossible claim {claim}; passing instead")
+                msg = P.NoClaim(pending.serial)
         else:
             robbing = self.strategy.rob_kong(view, pending.tile, pending.serial)
-            if robbing and not moves.can_rob(view, pending.tile, pending.kong is KongOrigin.CONCEALED):
-                self._log("strategy chose to rob a kong it cannot rob; passing instead")
-                robbing = False
             msg = P.MahJong(pending.serial) if robbing else P.NoClaim(pending.serial)
+            if robbing and not view.allows(msg):
+                self._log("strategy chose to rob a kong it cannot rob; passing instead")
+                msg = P.NoClaim(pending.serial)
         self.decisions.append((msg.keyword, time.perf_counter() - started))
         return [self._note(msg, "claim", pending.serial)]
-
-    def _legal(self, claim: Claim) -> bool:
-        view = self.view
-        pending = view.pending
-        assert pending is not None
-        tile = pending.tile
-        match claim.kind:
-            case ClaimKind.MAHJONG:
-                return moves.can_go_out(view, tile)
-            case ClaimKind.KONG:
-                return moves.held(view, tile) >= 3
-            case ClaimKind.PUNG:
-                return moves.held(view, tile) >= 2
-            case ClaimKind.CHOW:
-                return view.left_of(pending.who) and claim.position in moves.chow_positions(view, tile)
 
     def _chow_position(self, tile: Tile) -> P.PMsg:
         """The server granted a chow claimed "AnyPos" and asks which chow (§7.8, §14.2 item 8)."""
@@ -250,7 +246,7 @@ class Robot:
             serial = view.last_discard.serial
             claim = self.strategy.claim(view, tile, serial)
             position = claim.position if claim is not None and claim.kind is ClaimKind.CHOW else None
-        possible = moves.chow_positions(view, tile)
+        possible = [m.cpos for m in view.legal_moves() if isinstance(m, P.Chow) and m.cpos is not ChowPosition.ANYPOS]
         if position not in possible and possible:
             position = possible[0]
         return self._note(P.Chow(serial, position or ChowPosition.LOWER), "other", None)
@@ -282,7 +278,8 @@ class Robot:
             # messages come then): no move, and as no decision point of these can
             # recur once this seat may move, there is none to remember.
             self._acted_at = self._refused_at = self._readies_awaited = None
-            self._refused = set()
+            if self._refused:
+                self._refused = set()
             return []
         point = self._point()
         if point != self._refused_at:
@@ -297,7 +294,7 @@ class Robot:
             self._readies_awaited = None
         self._acted_at = point
         started = time.perf_counter()
-        choice = next((m for m in self._choices() if m not in self._refused), None)
+        choice = next((m for m in self._choices() if m not in self._refused and view.allows(m)), None)
         if choice is None:
             return []
         self.decisions.append((choice.keyword, time.perf_counter() - started))
@@ -342,14 +339,14 @@ class Robot:
         if kong is not None:
             yield P.DeclareClosedKong(kong.tile) if kong.kind is KongKind.CLOSED else P.AddToPung(kong.tile)
         tile, calling = self.strategy.discard(view)
-        yield P.Discard(tile, calling)
+        yield _discard_move(view.legal_moves(), tile, calling)
         # Fallbacks should the server refuse that discard: the newest tiles first.
-        for other in reversed(moves.ordinary(view)):
+        for other in reversed(view.concealed):
             yield P.Discard(other, False)
 
     def _winning(self) -> Iterator[P.PMsg]:
         view = self.view
-        if view.winner_pending is None and not moves.ordinary(view):
+        if not view.legal_moves():
             return
         plans = self.strategy.winning_plans(view)
         if not plans:

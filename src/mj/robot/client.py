@@ -29,10 +29,10 @@ from dataclasses import dataclass
 from mj.protocol import ProtocolError
 from mj.protocol import cmsg as C
 from mj.protocol import pmsg as P
+from mj.protocol.connect import PROTOCOL_VERSION, split_address
 from mj.protocol.framing import LineDecoder, LineTooLong, encode_line
 from mj.robot.agent import Robot
 
-PROTOCOL_VERSION = 1110
 DEFAULT_SERVER = "localhost:5000"
 #: Sent lines remembered to explain later Error messages.
 _REMEMBERED = 256
@@ -44,18 +44,6 @@ class ClientConfig:
     id: int = 0
     name: str = "Robot"
     password: str | None = None
-
-
-def split_address(address: str) -> tuple[str, int] | str:
-    """``(host, port)`` for a TCP address, the path for a Unix socket (§1.1)."""
-    if ":" not in address:
-        if not address:
-            raise ValueError("empty server address")
-        return address
-    host, _, port_text = address.rpartition(":")
-    if not port_text.isdigit() or not 0 < int(port_text) < 65536:
-        raise ValueError(f"bad port in server address {address!r}")
-    return (host or "localhost", int(port_text))
 
 
 def stderr_log(prefix: str) -> Callable[[str], None]:

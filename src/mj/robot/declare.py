@@ -5,7 +5,7 @@ The winner must first say how the claimed discard (or robbed kong tile) is used
 sets; the server checks after every step that the hand can still be completed, so
 each plan here follows one complete reading of the hand. A hand often reads in
 several ways (``111222333`` as three pungs or three chows) and they score very
-differently, so every reading is scored with the real scorer and the best comes
+differently, so every reading is scored with the table's rule system and the best comes
 first; the others remain as fallbacks should the server refuse a step.
 
 Plans are always computed from the current view, so after each step the robot
@@ -25,17 +25,21 @@ from mj import hand, tiles
 from mj.hand import Decomposition
 from mj.melds import Meld, MeldKind, chow, pair, pung, special
 from mj.protocol.fields import ChowPosition
-from mj.robot.moves import ordinary
 from mj.robot.strategy import Declaration, Step
-from mj.robot.view import SeatView
-from mj.rules.classical.facts import SeatHand, Win, WinSource
-from mj.rules.classical.scoring import score_hand
+from mj.rules.base import SeatHand, Win, WinSource
+from mj.seatview import SeatView
 from mj.tiles import Tile
 
 #: A plan with the sets it declares, in the same order.
 _Plan = tuple[list[Declaration], list[Meld]]
 
 _POSITIONS = (ChowPosition.LOWER, ChowPosition.MIDDLE, ChowPosition.UPPER)
+_ORDINARY = frozenset(tiles.KINDS)
+
+
+def ordinary(view: SeatView) -> list[Tile]:
+    """Own concealed tiles without flowers and seasons: what the declarations are made of."""
+    return [t for t in view.concealed if t in _ORDINARY]
 
 
 def winning_plans(view: SeatView) -> list[list[Declaration]]:
@@ -177,4 +181,4 @@ def _score(view: SeatView, plan_melds: list[Meld]) -> int:
         own_wind=view.own_wind,
         prevailing_wind=view.prevailing,
     )
-    return score_hand(seat, win, view.options).score
+    return view.rules.score(seat, win, view.options, True).score

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from mj.hand.counting import HONOURS_START
-from mj.robot.view import SeatView
+from mj.seatview import SeatView
 from mj.tiles import NUM_KINDS, Tile, kind_index
 
 # The float tables are typed as variable-length tuples: see mj.compiled.
@@ -162,7 +162,7 @@ class Danger:
 def assess(view: SeatView, unseen: list[int] | None = None, kinds: list[int] = ALL_KINDS) -> Danger:
     """The deal-in chance of every kind, combining each opponent's readiness and wait chances.
 
-    ``unseen`` is the view's :meth:`~mj.robot.view.SeatView.unseen_counts`, when the caller has them already;
+    ``unseen`` is the view's :meth:`~mj.seatview.SeatView.unseen_counts`, when the caller has them already;
     only ``kinds`` are weighed (a robot only needs the kinds it holds), the others are left at 0.
     """
     if unseen is None:

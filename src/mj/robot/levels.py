@@ -151,13 +151,15 @@ from typing import Final
 
 from mj import tiles
 from mj.hand.counting import HONOURS_START
-from mj.melds import KongOrigin, MeldKind
-from mj.robot import declare, defence, evaluate, moves
+from mj.melds import MeldKind
+from mj.protocol import pmsg as P
+from mj.protocol.fields import ChowPosition
+from mj.robot import declare, defence, evaluate
 from mj.robot.personality import Combination, Personality, Switcher
 from mj.robot.strategy import Claim, ClaimKind, Declaration, KongKind, KongMove, Strategy
-from mj.robot.view import Phase, SeatView
 from mj.rules.classical import danger
-from mj.tiles import NUM_KINDS, Tile, kind_index
+from mj.seatview import SeatView, chow_partners
+from mj.tiles import BLANK, NUM_KINDS, Tile, kind_index
 
 #: Levels accepted by ``mj-player --level``.
 LEVELS: Final = (1, 2, 3)
@@ -190,16 +192,21 @@ class LevelOne:
     # -- own turn
 
     def declare_special(self, view: SeatView) -> Tile | None:
-        if view.phase is Phase.PLAYING and view.after_claim:
-            return None
-        held = moves.specials_held(view)
-        return held[0] if held else None
+        legal = view.legal_moves()
+        if not _offers(legal, P.DeclareSpecial):
+            return None  # most turns: looked up at C speed
+        return next((m.tile for m in legal if isinstance(m, P.DeclareSpecial) and m.tile != BLANK), None)
 
     def mahjong_now(self, view: SeatView) -> bool:
-        return moves.can_go_out(view)
+        return _offers(view.legal_moves(), P.MahJong)
 
     def kong(self, view: SeatView) -> KongMove | None:
-        closed, additions = moves.closed_kongs(view), moves.pung_additions(view)
+        legal = view.legal_moves()
+        if not _offers(legal, P.DeclareClosedKong) and not _offers(legal, P.AddToPung):
+            return None  # most turns: looked up at C speed
+        closed = [m.tile for m in legal if isinstance(m, P.DeclareClosedKong)]
+        # The pung just claimed may become a kong at once; the robot only ever adds a drawn tile.
+        additions = [] if view.after_claim else [m.tile for m in legal if isinstance(m, P.AddToPung)]
         if not closed and not additions:
             return None
         vector = view.hand_counts()
@@ -249,35 +256,35 @@ class LevelOne:
     # -- other players' tiles
 
     def claim(self, view: SeatView, tile: Tile, serial: int) -> Claim | None:
-        if moves.can_go_out(view, tile):
+        legal = view.legal_moves()  # the moves on this tile: the kind of each says it all
+        kinds = set(map(type, legal))
+        if P.MahJong in kinds:
             return Claim(ClaimKind.MAHJONG)
         combination = self._reconsider(view, drawn=False)
         hiddenness = combination.hiddenness
         if hiddenness >= 1:
             return None
-        held = moves.held(view, tile)
+        may_pung, may_kong = P.Pung in kinds, P.Kong in kinds
         chowness = combination.chowness
-        pending = view.pending
-        chowable = chowness > -1 and pending is not None and view.left_of(pending.who)
-        positions = moves.chow_positions(view, tile) if chowable else []
-        if held < 2 and not positions:
+        positions = _chow_positions(legal) if chowness > -1 else []
+        if not may_pung and not positions:
             return None  # the tile makes no set (most discards): no need to weigh the hand
         vector = view.hand_counts()
         sets = view.declared_sets
         seven = view.seven_pairs
         now = evaluate.shanten(vector, sets, seven)
-        if held >= 3:
+        if may_kong:
             after_kong = evaluate.shanten(evaluate.without(vector, tile, tile, tile), sets + 1, False)
             if after_kong <= now:
                 return Claim(ClaimKind.KONG)
         # A personality that dislikes exposing sets only claims to get ready.
         needed = now - 1 if hiddenness == 0 else min(now - 1, 0)
         choices: list[tuple[int, int, Claim]] = []
-        if held >= 2:
+        if may_pung:
             after = evaluate.best_shanten_after_discard(evaluate.without(vector, tile, tile), sets + 1, False)
             choices.append((after, 0, Claim(ClaimKind.PUNG)))
         for position in positions:
-            others = moves.chow_partners(tile, position)
+            others = chow_partners(tile, position)
             after = evaluate.best_shanten_after_discard(evaluate.without(vector, *others), sets + 1, False)
             if chowness < 0 and after > 0:
                 continue  # a reluctant chower only chows to get ready
@@ -287,9 +294,7 @@ class LevelOne:
         return min(good, key=lambda c: (c[0], c[1]))[2] if good else None
 
     def rob_kong(self, view: SeatView, tile: Tile, serial: int) -> bool:
-        pending = view.pending
-        concealed = pending is not None and pending.kong is KongOrigin.CONCEALED
-        return moves.can_rob(view, tile, concealed)
+        return _offers(view.legal_moves(), P.MahJong)
 
     # -- after a mah-jong
 
@@ -458,7 +463,7 @@ class LevelTwo(LevelOne):
 
     def claim(self, view: SeatView, tile: Tile, serial: int) -> Claim | None:
         claim = super().claim(view, tile, serial)
-        if claim is not None or moves.held(view, tile) < 2 or not _doubles(view, tile):
+        if claim is not None or not _offers(view.legal_moves(), P.Pung) or not _doubles(view, tile):
             return claim
         if self.combination.hiddenness > 0:
             return None  # a personality that dislikes exposing sets only claims to get ready
@@ -659,3 +664,17 @@ def make_strategy(level: int, personality: Personality | None = None, seed: int 
     if level == 1:
         return LevelOne(personality, seed)
     return LevelTwo(personality, seed, LEVEL_TWO if level == 2 else LEVEL_THREE)
+
+
+def _offers(legal: list[P.PMsg], kind: type[P.PMsg]) -> bool:
+    """Whether the legal moves include one of ``kind`` (cheaper than building the move to look it up)."""
+    return kind in map(type, legal)
+
+
+def _chow_positions(legal: list[P.PMsg]) -> list[ChowPosition]:
+    """The chows among the legal moves, by where the discard goes in them."""
+    found: list[ChowPosition] = []
+    for move in legal:
+        if type(move) is P.Chow and move.cpos is not ChowPosition.ANYPOS:
+            found.append(move.cpos)
+    return found

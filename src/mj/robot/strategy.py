@@ -1,6 +1,6 @@
 """The decisions a robot makes, and the :class:`Strategy` protocol every robot level implements.
 
-A strategy only *chooses*: it reads a :class:`~mj.robot.view.SeatView` and answers
+A strategy only *chooses*: it reads a :class:`~mj.seatview.SeatView` and answers
 with plain values (a tile, a :class:`Claim`, a list of :class:`Declaration`).
 Turning choices into protocol messages, answering every discard exactly once and
 recovering from refused moves is the :class:`~mj.robot.agent.Robot`'s job, so a
@@ -18,7 +18,7 @@ from enum import Enum
 from typing import Protocol
 
 from mj.protocol.fields import ChowPosition
-from mj.robot.view import SeatView
+from mj.seatview import SeatView
 from mj.tiles import BLANK, Tile
 
 

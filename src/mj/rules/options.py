@@ -7,6 +7,7 @@ original server sends, because clients display them and save files store them.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from enum import Enum
 from typing import Final
@@ -174,12 +175,13 @@ class GameOptions:
 
     __slots__ = ("_entries", "_unknown")
 
-    def __init__(self) -> None:
-        self._entries: dict[str, OptionEntry] = {e.name: e for e in OPTION_TABLE}
+    def __init__(self, schema: Iterable[OptionEntry] = OPTION_TABLE) -> None:
+        """Options with the names, types and defaults of ``schema`` (a rule system's; classical's by default)."""
+        self._entries: dict[str, OptionEntry] = {e.name: e for e in schema}
         self._unknown: dict[str, OptionEntry] = {}
 
     def copy(self) -> GameOptions:
-        other = GameOptions()
+        other = GameOptions(())
         other._entries = dict(self._entries)
         other._unknown = dict(self._unknown)
         return other
@@ -190,7 +192,7 @@ class GameOptions:
         return value
 
     def flag(self, name: str) -> bool:
-        return bool(self[name])
+        return bool(self._entries[name].value)  # not through __getitem__: asked at every move
 
     def entry(self, name: str) -> OptionEntry:
         return self._entries[name]

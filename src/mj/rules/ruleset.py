@@ -1,29 +1,85 @@
-"""What the game engine asks of a rule system.
+"""What the game engine, the robots and the browser gateway ask of a rule system.
 
-The engine (:mod:`mj.game.engine`) runs the course of a hand the protocol defines:
-dealing, claims, kongs, declarations. Which hands are complete, what they score, who
-pays whom and which discards make a player liable are the rule system's business, so
-they sit behind this interface: Chinese Classical is the first implementation, and
-others (IMS fan scoring, Beijing wild tiles) plug in here instead of into the engine.
+The engine (:mod:`mj.game.engine`) keeps the mechanics every system shares: turns,
+the claim window and its timing, the history and each seat's share of the news.
+Everything a system decides sits behind this interface, so that IMS and Beijing
+plug in beside Chinese Classical (:mod:`mj.rules.classical.rules`) instead of
+into the engine, and are found by name in :mod:`mj.rules.registry`:
+
+* the game options: :meth:`Ruleset.new_options` (their names, types and defaults);
+* the tiles and the wall: :meth:`Ruleset.flowers` (does the wall hold flowers and
+  seasons), :meth:`Ruleset.deal_order` (who gets each tile of the deal),
+  :meth:`Ruleset.dead_wall` (how loose tiles are provided, hence where the live wall
+  ends), :meth:`Ruleset.wall_ends` (a hand drawn before the wall is empty);
+* the course of play: :meth:`Ruleset.legal_moves`, the one answer to "what may this
+  seat do now", which the engine checks moves against, the robot chooses among
+  and the browser gateway offers as buttons; :meth:`Ruleset.resolve_claims`, the
+  precedence among simultaneous claims (possibly several winners);
+* going out: :meth:`Ruleset.is_mahjong` and :meth:`Ruleset.can_finish`;
+* the result: :meth:`Ruleset.score` (a :class:`~mj.rules.base.HandScore` with its
+  explanation) and :meth:`Ruleset.settle` (a :class:`~mj.rules.base.Settlement`
+  with each payment), and liability for dangerous discards (:meth:`Ruleset.exposure`,
+  :meth:`Ruleset.danger`, :meth:`Ruleset.achieved`);
+* the game's course: :meth:`Ruleset.dealer_rotates` and :meth:`Ruleset.game_ends`.
+
+Every signature uses only neutral types (:mod:`mj.rules.base`, options, tiles,
+sets, protocol messages): a rule system's own types stay inside its package.
 """
 
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from mj.melds import Meld
-from mj.rules.classical.facts import SeatHand, Win
-from mj.rules.classical.scoring import HandScore
-from mj.rules.classical.settlement import Settlement
+from mj.protocol.pmsg import PMsg
+from mj.rules.base import Claim, DeadWallPolicy, HandScore, SeatHand, Settlement, Win
 from mj.rules.options import GameOptions
 from mj.tiles import Tile
 
+if TYPE_CHECKING:  # the seat view reads its rule system, which reads views: a cycle for annotations only
+    from mj.seatview import SeatView
+
 
 class Ruleset(Protocol):
-    """A rule system: complete hands, scores, settlement and discard liability."""
+    """A rule system: see the module documentation for what each hook decides."""
 
     name: str
+
+    def new_options(self) -> GameOptions:
+        """A new game's options: this system's names, types, texts and defaults."""
+        ...
+
+    def flowers(self, options: GameOptions) -> bool:
+        """Whether the wall holds flowers and seasons (144 tiles) or not (136)."""
+        ...
+
+    def deal_order(self) -> Sequence[int]:
+        """The seat (0 = East) that receives each tile of the deal, in order."""
+        ...
+
+    def dead_wall(self, options: GameOptions) -> DeadWallPolicy:
+        """How loose tiles are provided: the engine builds the wall and each seat view counts it by this."""
+        ...
+
+    def wall_ends(self, tiles_left: int) -> bool:
+        """Before a draw: whether the hand ends drawn with ``tiles_left`` tiles undrawn (live and dead).
+
+        Without this, a hand ends drawn when the wall has no tile to give (:meth:`dead_wall` shapes that).
+        """
+        ...
+
+    def legal_moves(self, view: SeatView) -> list[PMsg]:
+        """Every move the seat whose view this is may make now (empty: it has nothing to do).
+
+        Claims are listed whether or not the seat has already answered the tile, and
+        ``Ready`` only while a server pause waits for this seat.
+        """
+        ...
+
+    def resolve_claims(self, discarder: int, claims: Sequence[Claim]) -> tuple[int, ...]:
+        """The seats whose claims succeed, given every seat's claim (``NO_CLAIM`` for none) on ``discarder``'s tile."""
+        ...
 
     def is_mahjong(self, melds: Sequence[Meld], concealed: Sequence[Tile], options: GameOptions) -> bool:
         """Whether declared ``melds`` plus ``concealed`` (all 14 tiles' worth) can go out."""
@@ -55,4 +111,19 @@ class Ruleset(Protocol):
 
     def achieved(self, hand: SeatHand) -> frozenset[Hashable]:
         """What the winner's final hand achieved, to match against a discarder's dangers."""
+        ...
+
+    def dealer_rotates(self, winner: int | None, hands_as_east: int) -> bool:
+        """After a hand won by seat ``winner`` (None: drawn), whether the deal passes to the next seat.
+
+        ``hands_as_east`` counts the hands the dealer has won in a row, this one included.
+        """
+        ...
+
+    def game_ends(self, completed_rounds: int, rotates: bool, round_ends: bool, options: GameOptions) -> bool:
+        """After a settled hand: whether the game is over.
+
+        ``completed_rounds`` rounds were complete before this hand, ``rotates`` says
+        whether the deal passes on, and ``round_ends`` whether that completes a round.
+        """
         ...

@@ -26,7 +26,9 @@ from mj.outputfile import OutputFileError
 from mj.protocol import cmsg as C
 from mj.protocol.fields import ProtocolError
 from mj.protocol.framing import ENCODING, MAX_LINE, LineDecoder
+from mj.rules import registry
 from mj.rules.options import GameOptions, OptionEntry, OptionError, check_entry, check_value
+from mj.rules.ruleset import Ruleset
 from mj.server.address import DEFAULT_ADDRESS, Address, TcpAddress, parse_address
 from mj.server.diskqueue import DiskQueue
 from mj.server.guard import FIRST_DELAY, MAX_DELAY
@@ -130,6 +132,8 @@ def build_parser() -> argparse.ArgumentParser:
     add("--wallfile", type=Path, metavar="FILE", help="use this wall for every hand (testing)")
     add("--nohist", action="store_true", help="keep no hand history (no resumption in mid-hand)")
     add("--http", metavar="HOST:PORT", help="also serve the browser client (HTTP and WebSocket) on HOST:PORT")
+    add("--rules", default=registry.DEFAULT_NAME, metavar="NAME",
+        help=f"the rule system: {', '.join(registry.names())} (default %(default)s)")  # fmt: skip
     add("--allow-host", action="append", default=[], metavar="NAME",
         help="with --http: also answer pages calling this machine NAME (besides its address, localhost)")  # fmt: skip
     add("--journal", type=Path, metavar="FILE",
@@ -234,20 +238,20 @@ def read_option_file(path: Path) -> tuple[OptionEntry, ...]:
     return tuple(entries)
 
 
-def _wall_size(entries: Sequence[OptionEntry]) -> int:
+def _wall_size(entries: Sequence[OptionEntry], rules: Ruleset) -> int:
     """The wall size the options give (flowers or not), which a wall file must match."""
     options = GameOptions()
     for entry in entries:
         options.apply_entry(entry)
-    return tiles.wall_size(options.flag("Flowers"))
+    return tiles.wall_size(rules.flowers(options))
 
 
-def build_settings(args: argparse.Namespace) -> TableSettings:
+def build_settings(args: argparse.Namespace, rules: Ruleset = registry.DEFAULT) -> TableSettings:
     """The table's settings from parsed options; :class:`OSError` / :class:`ValueError` for bad files."""
     if len(args.auth_basic) > MAX_AUTH:
         raise ValueError(f"--auth-basic may be given at most {MAX_AUTH} times")
     option_entries = read_option_file(args.option_file) if args.option_file else ()
-    wall = tiles.read_wall_file(args.wallfile, _wall_size(option_entries)) if args.wallfile else None
+    wall = tiles.read_wall_file(args.wallfile, _wall_size(option_entries, rules)) if args.wallfile else None
     seed = args.seed or int(time.time())
     return TableSettings(
         timeout=args.timeout,
@@ -268,6 +272,7 @@ def build_settings(args: argparse.Namespace) -> TableSettings:
         nohist=args.nohist,
         hand_history=args.hand_history,
         pause=args.pause,
+        rules=rules,
     )
 
 
@@ -332,7 +337,7 @@ async def serve(
         from mj.web.app import serve_table
 
         try:
-            web_runner, url = await serve_table(address, bound, http, allow_hosts)
+            web_runner, url = await serve_table(address, bound, http, table.settings.rules, allow_hosts)
         except OSError as exc:
             print(f"mj-server: cannot serve the browser client on {http.host}:{http.port}: {exc}", file=sys.stderr)
             return 1
@@ -361,7 +366,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     if http is not None and not isinstance(http, TcpAddress):
         parser.error(f"argument --http: expected HOST:PORT, not {args.http!r}")
     try:
-        settings = build_settings(args)
+        rules = registry.get(args.rules)
+    except registry.RulesError as exc:
+        print(f"mj-server: --rules: {exc}", file=sys.stderr)
+        return 2
+    try:
+        settings = build_settings(args, rules)
     except (InputFileError, OptionFileError, tiles.WallFileError) as exc:
         print(f"mj-server: {exc}", file=sys.stderr)
         return BAD_FILE

@@ -2,7 +2,7 @@
 
 The browser holds no rules. For each person the gateway opens an ordinary protocol
 connection to the game server (exactly as ``xmj`` would), rebuilds that seat's
-knowledge with :class:`~mj.robot.view.SeatView`, works out the moves the rules allow
+knowledge with :class:`~mj.seatview.SeatView`, works out the moves the rules allow
 now (:mod:`mj.web.dialogs`) and sends the browser one JSON snapshot after every
 change (:mod:`mj.web.snapshot`); the browser draws it and answers with the button
 the person chose, which the gateway checks against the moves it offered before it

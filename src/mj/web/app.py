@@ -38,6 +38,8 @@ from aiohttp.typedefs import Middleware
 
 from mj.play import ROBOT_NAMES, LocalGame, default_address
 from mj.protocol import pmsg as P
+from mj.rules import registry
+from mj.rules.ruleset import Ruleset
 from mj.server.address import Address, TcpAddress, UnixAddress
 from mj.web.dialogs import ActionError
 from mj.web.hosts import LOOPBACK_ONLY, HostPolicy
@@ -83,6 +85,8 @@ class GatewayConfig:
     save_folder: Path | None = None
     #: How long a local game outlives its page (PAGE_GRACE_SECONDS).
     page_grace: float = PAGE_GRACE_SECONDS
+    #: The rule system of the tables joined (local games are started with it).
+    rules: Ruleset = registry.DEFAULT
 
 
 class Gateway:
@@ -112,7 +116,7 @@ class Gateway:
 
     async def join(self, target: str, name: str, player_id: int = 0) -> Session:
         """A seat at ``target``; :class:`RequestError` if the server refuses or cannot be reached."""
-        session = Session(target, name, player_id)
+        session = Session(target, name, player_id, rules=self.config.rules)
         if not await session.start():
             await session.close()
             raise RequestError(session.detail or "could not join the game")
@@ -136,7 +140,7 @@ class Gateway:
         loop = asyncio.get_running_loop()
         try:
             await loop.run_in_executor(None, game.start_server)
-            session = Session(game.address, name, _int(request.get("id"), 0))
+            session = Session(game.address, name, _int(request.get("id"), 0), rules=self.config.rules)
             if not await session.start():
                 await session.close()
                 raise RequestError(session.detail or "could not join the local game")
@@ -473,7 +477,7 @@ async def start_http(gateway: Gateway, host: str, port: int) -> tuple[web.AppRun
 
 
 async def serve_table(
-    address: Address, bound: TcpAddress | None, http: TcpAddress, allow_hosts: Sequence[str] = ()
+    address: Address, bound: TcpAddress | None, http: TcpAddress, rules: Ruleset, allow_hosts: Sequence[str] = ()
 ) -> tuple[web.AppRunner, str]:
     """``mj-server --http``: the browser client for the table at ``address``, in the server's own loop."""
     if isinstance(address, UnixAddress):
@@ -481,5 +485,5 @@ async def serve_table(
     else:
         host = address.host if address.host not in ("", "0.0.0.0", "::") else "localhost"
         target = f"{host}:{bound.port if bound is not None else address.port}"
-    config = GatewayConfig(target=target, hosts=HostPolicy.for_bind(http.host, allow_hosts))
+    config = GatewayConfig(target=target, hosts=HostPolicy.for_bind(http.host, allow_hosts), rules=rules)
     return await start_http(Gateway(config), http.host, http.port)

@@ -27,6 +27,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from mj.play import default_address, play_with_protocol_client
+from mj.rules import registry
+from mj.rules.ruleset import Ruleset
 from mj.server.address import TcpAddress, parse_address
 from mj.web.app import PAGE_GRACE_SECONDS, Gateway, GatewayConfig, RequestError, start_http
 from mj.web.hosts import HostPolicy
@@ -54,11 +56,13 @@ def build_parser(prog: str = "xmj") -> argparse.ArgumentParser:
     parser.add_argument("--client", choices=("browser", "xmj", "none"), default="browser",
                         help="who takes your seat: the browser (default), the original GTK xmj, "
                              "or none (wait for any client at the printed address)")  # fmt: skip
+    parser.add_argument("--rules", default=registry.DEFAULT_NAME, metavar="NAME",
+                        help=f"the rule system: {', '.join(registry.names())} (default %(default)s)")  # fmt: skip
     parser.add_argument("server_args", nargs=argparse.REMAINDER, help="after --: more mj-server options")
     return parser
 
 
-async def _serve(args: argparse.Namespace, http: TcpAddress, server_args: list[str]) -> int:
+async def _serve(args: argparse.Namespace, http: TcpAddress, server_args: list[str], rules: Ruleset) -> int:
     first = [args.server] if args.server and not args.connect else []
 
     def local_address() -> str:
@@ -66,6 +70,7 @@ async def _serve(args: argparse.Namespace, http: TcpAddress, server_args: list[s
         return first.pop() if first else default_address()
 
     config = GatewayConfig(
+        rules=rules,
         target=None,
         local_games=http.host in ("localhost", "127.0.0.1", "::1"),
         default_name=args.name,
@@ -116,7 +121,12 @@ def _has_display() -> bool:
 def main(argv: Sequence[str] | None = None, prog: str = "xmj") -> int:
     parser = build_parser(prog)
     args = parser.parse_args(argv)
-    server_args = [a for a in args.server_args if a != "--"]
+    try:
+        rules = registry.get(args.rules)
+    except registry.RulesError as exc:
+        print(f"{prog}: --rules: {exc}", file=sys.stderr)
+        return 2
+    server_args = ["--rules", args.rules, *(a for a in args.server_args if a != "--")]
     if args.client != "browser":
         if args.connect:
             parser.error("--connect joins a server in the browser; --client is for local games")
@@ -126,7 +136,7 @@ def main(argv: Sequence[str] | None = None, prog: str = "xmj") -> int:
     if not isinstance(http, TcpAddress):
         parser.error(f"--http wants HOST:PORT, not {args.http!r}")
     try:
-        return asyncio.run(_serve(args, http, server_args))
+        return asyncio.run(_serve(args, http, server_args, rules))
     except KeyboardInterrupt:
         return 130
 

@@ -1,12 +1,13 @@
 """The moves the rules allow this seat now, as the manual's dialogs (buttons that map to messages).
 
-The browser holds no rules, so everything it may ask for is decided here, from the
-seat's view alone, with the helpers the robot uses (:mod:`mj.robot.moves`,
-:mod:`mj.robot.declare`). Each dialog of ``xmj`` ("USING THE XMJ PROGRAM" in the
-manual) becomes a :class:`Dialog`: buttons with the manual's names and underlined
-letters, and for each button the exact protocol message every allowed choice
-sends. A button that needs a tile (Discard, Kong, the declarations after a
-mah-jong) lists the tiles it accepts; a disabled button has no choices.
+The browser holds no rules, and neither does this module: what the seat may do is
+its rule system's answer, :meth:`~mj.seatview.SeatView.legal_moves` (the same the
+robot chooses among and the engine checks against). This module only presents
+those moves: each dialog of ``xmj`` ("USING THE XMJ PROGRAM" in the manual) becomes
+a :class:`Dialog`: buttons with the manual's names and underlined letters, and for
+each button the exact protocol message every allowed choice sends. A button that
+needs a tile (Discard, Kong, the declarations after a mah-jong) lists the tiles it
+accepts; a disabled button has no choices.
 
 What the browser sends back is looked up in the dialog it was offered
 (:func:`choose`), so an illegal or stale request is refused with a clear text and
@@ -23,18 +24,14 @@ after a mah-jong.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Hashable, Iterable, Mapping
+from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Final
 
 from mj import tiles
-from mj.melds import KongOrigin, MeldKind
 from mj.protocol import pmsg as P
 from mj.protocol.fields import ChowPosition
-from mj.robot import declare, moves
-from mj.robot.agent import declaration_message
-from mj.robot.strategy import Declaration, Step
-from mj.robot.view import Phase, SeatView
+from mj.seatview import Phase, SeatView, chow_partners
 from mj.tiles import BLANK, Tile
 from mj.web.seatlog import SeatLog
 
@@ -153,7 +150,7 @@ def decision_point(view: SeatView, log: SeatLog) -> Hashable:
         me.shown is not None,
         me.hand_score,
         view.game_over,
-        log.chow_choice,
+        view.chow_choice,
     )
 
 
@@ -166,8 +163,8 @@ def current(view: SeatView, log: SeatLog, now: float | None = None, number: int 
 def _current(view: SeatView, log: SeatLog, now: float | None) -> Dialog | None:
     if not view.active or view.game_over or view.my_id == 0 or view.my_seat < 0:
         return None
-    if log.chow_choice is not None:
-        return _chow_position(view, log.chow_choice)
+    if view.chow_choice is not None:
+        return _chow_position(view, view.chow_choice)
     if view.paused and view.my_id not in view.ready:
         return _ready(log)
     pending = view.pending
@@ -176,14 +173,14 @@ def _current(view: SeatView, log: SeatLog, now: float | None) -> Dialog | None:
             return None
         elapsed = (time.monotonic() if now is None else now) - log.claim_opened
         if pending.kong is not None:
-            return _rob(view, pending.tile, pending.serial, pending.who, pending.kong is KongOrigin.CONCEALED)
+            return _rob(view, pending.tile, pending.serial, pending.who)
         return _claim(view, pending.tile, pending.serial, pending.who, elapsed)
     if pending is not None:
         return None
     if view.phase is Phase.DECLARING:
         return _declaring(view)
     if view.phase is Phase.PLAYING:
-        return _turn(view, log)
+        return _turn(view)
     if view.phase is Phase.MAHJONGING:
         return _winner(view) if view.winner == view.my_id else _loser(view)
     return None
@@ -194,7 +191,7 @@ def unrobbable(view: SeatView, log: SeatLog) -> P.PMsg | None:
     pending = view.pending
     if pending is None or pending.kong is None or pending.who == view.my_id or not view.active:
         return None
-    if log.answered_pending() or moves.can_rob(view, pending.tile, pending.kong is KongOrigin.CONCEALED):
+    if log.answered_pending() or P.MahJong(pending.serial) in view.legal_moves():
         return None
     return P.NoClaim(pending.serial)
 
@@ -208,19 +205,17 @@ def _ready(log: SeatLog) -> Dialog:
 
 
 def _claim(view: SeatView, tile: Tile, serial: int, discarder: int, elapsed: float) -> Dialog:
-    calling = view.me.calling
+    legal = view.legal_moves()
+    positions = _chows(legal)
     chow_choices: dict[str, P.PMsg] = {}
-    if view.left_of(discarder) and not calling:
-        positions = moves.chow_positions(view, tile)
-        if positions:
-            chow_choices[NO_TILE] = P.Chow(serial, positions[0] if len(positions) == 1 else ChowPosition.ANYPOS)
-    held = moves.held(view, tile)
+    if positions:
+        chow_choices[NO_TILE] = P.Chow(serial, positions[0] if len(positions) == 1 else ChowPosition.ANYPOS)
     buttons = (
         Button("noclaim", "No claim", "n", {NO_TILE: P.NoClaim(serial)}),
         Button("chow", "Chow", "c", chow_choices),
-        Button("pung", "Pung", "p", {NO_TILE: P.Pung(serial)} if held >= 2 and not calling else {}),
-        Button("kong", "Kong", "k", {NO_TILE: P.Kong(serial)} if held >= 3 and not calling else {}),
-        Button("mahjong", "Mah Jong!", "m", {NO_TILE: P.MahJong(serial)} if moves.can_go_out(view, tile) else {}),
+        Button("pung", "Pung", "p", _offered(legal, P.Pung(serial))),
+        Button("kong", "Kong", "k", _offered(legal, P.Kong(serial))),
+        Button("mahjong", "Mah Jong!", "m", _offered(legal, P.MahJong(serial))),
     )
     timeout = float(view.options["Timeout"])
     remaining = max(0.0, timeout - elapsed) if timeout else 0.0
@@ -236,33 +231,24 @@ def _claim(view: SeatView, tile: Tile, serial: int, discarder: int, elapsed: flo
     )
 
 
-def _rob(view: SeatView, tile: Tile, serial: int, konger: int, concealed: bool) -> Dialog:
-    can = moves.can_rob(view, tile, concealed)
+def _rob(view: SeatView, tile: Tile, serial: int, konger: int) -> Dialog:
     buttons = (
         Button("noclaim", "No claim", "n", {NO_TILE: P.NoClaim(serial)}),
-        Button("mahjong", "Mah Jong!", "m", {NO_TILE: P.MahJong(serial)} if can else {}),
+        Button("mahjong", "Mah Jong!", "m", _offered(view.legal_moves(), P.MahJong(serial))),
     )
     return Dialog("rob", "Rob the kong?", buttons, "noclaim", tile=tiles.code(tile), player=konger)
 
 
 def _chow_position(view: SeatView, tile: Tile) -> Dialog:
-    if view.phase is Phase.MAHJONGING:
-        serial = 0
-        positions = sorted(
-            {p[0].position for p in declare.winning_plans(view) if p and p[0].step is Step.USE_CHOW and p[0].position},
-            key=_POSITIONS.index,
-        )
-    else:
-        serial = view.last_discard.serial if view.last_discard is not None else 0
-        positions = moves.chow_positions(view, tile)
+    chows = {m.cpos: m for m in view.legal_moves() if isinstance(m, P.Chow) and m.cpos is not ChowPosition.ANYPOS}
     buttons = []
     for position in _POSITIONS:
-        shown = tuple(tiles.code(t) for t in sorted((tile, *moves.chow_partners(tile, position))))
-        ok = position in positions
+        shown = tuple(tiles.code(t) for t in sorted((tile, *chow_partners(tile, position))))
+        move = chows.get(position)
         label = position.value
         buttons.append(
-            Button(f"chow-{label.lower()}", label, label[0].lower(), {NO_TILE: P.Chow(serial, position)} if ok else {},
-                   shows=shown if ok else ())
+            Button(f"chow-{label.lower()}", label, label[0].lower(), {NO_TILE: move} if move is not None else {},
+                   shows=shown if move is not None else ())
         )  # fmt: skip
     default = next((b.id for b in buttons if b.enabled), None)
     return Dialog("chowpos", "Which chow?", tuple(buttons), default, tile=tiles.code(tile))
@@ -270,14 +256,15 @@ def _chow_position(view: SeatView, tile: Tile) -> Dialog:
 
 def _declaring(view: SeatView) -> Dialog | None:
     """Specials and concealed kongs at the start of the hand, in this seat's declaring turn (§7.3)."""
-    if view.declarer != view.my_seat or view.tiles_held != (14 if view.my_seat == 0 else 13):
+    legal = view.legal_moves()
+    if not legal:
         return None
-    specials = moves.specials_held(view)
-    kongs = moves.closed_kongs(view)
+    specials = [m.tile for m in legal if isinstance(m, P.DeclareSpecial) and m.tile != BLANK]
+    kongs = [m.tile for m in legal if isinstance(m, P.DeclareClosedKong)]
     buttons = (
-        Button("declare", "Declare", "d", _tile_choices(specials, P.DeclareSpecial), needs_tile=True),
-        Button("kong", "Kong", "k", _tile_choices(kongs, P.DeclareClosedKong), needs_tile=True),
-        Button("finish", "Finish", "f", {NO_TILE: P.DeclareSpecial(BLANK)}),
+        Button("declare", "Declare", "d", _by_tile(legal, P.DeclareSpecial, specials), needs_tile=True),
+        Button("kong", "Kong", "k", _by_tile(legal, P.DeclareClosedKong), needs_tile=True),
+        Button("finish", "Finish", "f", _offered(legal, P.DeclareSpecial(BLANK))),
     )
     # preselect what the default button takes, so that Enter declares it at once
     first = specials[-1] if specials else (kongs[0] if kongs else None)
@@ -285,29 +272,23 @@ def _declaring(view: SeatView) -> Dialog | None:
     return Dialog("declaring", "Declare specials", buttons, "declare" if specials else "finish", select=select)
 
 
-def _turn(view: SeatView, log: SeatLog) -> Dialog | None:
-    if view.turn != view.my_id or view.paused or view.tiles_held != 14:
+def _turn(view: SeatView) -> Dialog | None:
+    legal = view.legal_moves()
+    if not legal:
         return None
-    me = view.me
-    ordinary = moves.ordinary(view)
-    if me.calling and view.last_drawn is not None and not view.after_claim:
-        discardable = [view.last_drawn] if view.last_drawn in ordinary else []
-    else:
-        discardable = ordinary
-    may_call = not me.calling and log.my_discards == 0 and not view.melds and len(view.concealed) == 14
-    specials = [] if view.after_claim else moves.specials_held(view)
-    kongs: dict[str, P.PMsg] = {}
-    kongs.update(_tile_choices(moves.closed_kongs(view), P.DeclareClosedKong))
-    kongs.update(_tile_choices(_additions(view), P.AddToPung))
+    discards = {tiles.code(m.tile): m for m in legal if isinstance(m, P.Discard) and not m.calling}
+    calls = {tiles.code(m.tile): m for m in legal if isinstance(m, P.Discard) and m.calling}
+    specials = [m.tile for m in legal if isinstance(m, P.DeclareSpecial)]
+    kongs = {**_by_tile(legal, P.DeclareClosedKong), **_by_tile(legal, P.AddToPung)}
     buttons = (
-        Button("discard", "Discard", "d", _tile_choices(discardable, lambda t: P.Discard(t, False)), needs_tile=True),
-        Button("calling", "Calling", "c", _tile_choices(discardable, lambda t: P.Discard(t, True)) if may_call else {},
-               needs_tile=True),
-        Button("declare", "Declare", "e", _tile_choices(specials, P.DeclareSpecial), needs_tile=True),
+        Button("discard", "Discard", "d", discards, needs_tile=True),
+        Button("calling", "Calling", "c", calls, needs_tile=True),
+        Button("declare", "Declare", "e", _by_tile(legal, P.DeclareSpecial, specials), needs_tile=True),
         Button("kong", "Kong", "k", kongs, needs_tile=True),
-        Button("mahjong", "Mah Jong!", "m", {NO_TILE: P.MahJong(0)} if moves.can_go_out(view) else {}),
-    )  # fmt: skip
+        Button("mahjong", "Mah Jong!", "m", _offered(legal, P.MahJong(0))),
+    )
     drawn = view.last_drawn
+    ordinary = [t for t in view.concealed if not tiles.is_special(t)]
     if drawn is not None and drawn in view.concealed:
         select: Tile | None = drawn
     elif ordinary:
@@ -318,88 +299,86 @@ def _turn(view: SeatView, log: SeatLog) -> Dialog | None:
     return Dialog("turn", "Your turn", buttons, default, select=tiles.code(select) if select is not None else None)
 
 
-def _additions(view: SeatView) -> list[Tile]:
-    """Tiles that turn an exposed pung into a kong now: after a draw, or (1110) the pung just claimed."""
-    if not view.after_claim:
-        return moves.pung_additions(view)
-    melds = view.melds
-    if melds and melds[-1].kind is MeldKind.PUNG and not melds[-1].concealed and view.protocol >= 1110:
-        tile = melds[-1].tile
-        return [tile] if tile in moves.ordinary(view) else []
-    return []
-
-
 def _winner(view: SeatView) -> Dialog | None:
     """After going out: how the claimed tile is used, then the concealed sets (§7.10)."""
-    if view.winner_pending is None and not moves.ordinary(view):
+    legal = view.legal_moves()
+    if not legal:
         return None
-    plans = declare.winning_plans(view)
-    firsts = [p[0] for p in plans if p]
-    by_button: dict[str, dict[str, P.PMsg]] = {"pair": {}, "chow": {}, "pung": {}, "special": {}}
-    chow_positions: set[ChowPosition] = set()
-    for step in firsts:
-        button = _STEP_BUTTON[step.step]
-        if step.step is Step.USE_CHOW:
-            if step.position is not None:
-                chow_positions.add(step.position)
-            continue
-        key = NO_TILE if step.step in _NO_TILE_STEPS else tiles.code(step.tile)
-        by_button[button].setdefault(key, declaration_message(step))
-    if chow_positions:
-        position = next(iter(chow_positions)) if len(chow_positions) == 1 else ChowPosition.ANYPOS
-        by_button["chow"][NO_TILE] = P.Chow(0, position)
     pending = view.winner_pending is not None
+    by_button: dict[str, dict[str, P.PMsg]]
+    if pending:
+        positions = _chows(legal)
+        by_button = {
+            "pair": _offered(legal, P.Pair()),
+            "chow": {NO_TILE: P.Chow(0, positions[0] if len(positions) == 1 else ChowPosition.ANYPOS)}
+            if positions
+            else {},
+            "pung": _offered(legal, P.Pung(0)),
+            "special": _offered(legal, P.SpecialSet()),
+        }
+    else:
+        by_button = {
+            "pair": _by_tile(legal, P.FormClosedPair),
+            "chow": _by_tile(legal, P.FormClosedChow),
+            "pung": _by_tile(legal, P.FormClosedPung),
+            "special": _offered(legal, P.FormClosedSpecialSet()),
+        }
     buttons = (
         Button("pair", "Eyes", "e", by_button["pair"], needs_tile=not pending),
         Button("chow", "Chow", "c", by_button["chow"], needs_tile=not pending),
         Button("pung", "Pung", "p", by_button["pung"], needs_tile=not pending),
         Button("special", "Special Hand", "s", by_button["special"]),
     )
-    best = firsts[0] if firsts else None
-    default = _STEP_BUTTON[best.step] if best is not None else None
-    select = tiles.code(best.tile) if best is not None and best.tile != BLANK and not pending else None
+    # The sets that use the most tiles first: a special hand, then pungs, chows, the eyes.
+    default = next((b for b in ("special", "pung", "chow", "pair") if by_button[b]), None)
+    select = None
+    if default is not None and not pending and default != "special":
+        select = next(iter(by_button[default]))
     title = "Declare the winning tile" if pending else "Declare your concealed sets"
-    text = "" if firsts else "No way to complete the hand was found."
+    text = "" if default is not None else "No way to complete the hand was found."
     return Dialog("winner", title, buttons, default, select=select, text=text,
                   tile=tiles.code(view.winner_pending) if view.winner_pending is not None else None)  # fmt: skip
 
 
 def _loser(view: SeatView) -> Dialog | None:
     """Another player went out: form concealed sets if wished, then Finished shows the rest."""
-    me = view.me
-    if me.shown is not None or me.hand_score is not None or not view.concealed:
+    legal = view.legal_moves()
+    if not legal:
         return None
-    held = moves.ordinary(view)
-    kinds = sorted(set(held))
-    pungs = [t for t in kinds if held.count(t) >= 3]
-    pairs = [t for t in kinds if held.count(t) >= 2]
-    chows = [t for t in kinds if tiles.is_suited(t) and tiles.rank(t) <= 7 and t + 1 in held and t + 2 in held]
+    pungs = _by_tile(legal, P.FormClosedPung)
     buttons = (
-        Button("pair", "Eyes", "e", _tile_choices(pairs, P.FormClosedPair), needs_tile=True),
-        Button("chow", "Chow", "c", _tile_choices(chows, P.FormClosedChow), needs_tile=True),
-        Button("pung", "Pung", "p", _tile_choices(pungs, P.FormClosedPung), needs_tile=True),
-        Button("show", "Finished", "f", {NO_TILE: P.ShowTiles()}),
+        Button("pair", "Eyes", "e", _by_tile(legal, P.FormClosedPair), needs_tile=True),
+        Button("chow", "Chow", "c", _by_tile(legal, P.FormClosedChow), needs_tile=True),
+        Button("pung", "Pung", "p", pungs, needs_tile=True),
+        Button("show", "Finished", "f", _offered(legal, P.ShowTiles())),
     )
-    plan = declare.losing_plan(view)
-    first = plan[0] if plan else Declaration(Step.SHOW)
-    default = _STEP_BUTTON[first.step]
-    select = tiles.code(first.tile) if first.tile != BLANK else (tiles.code(held[0]) if held else None)
-    return Dialog("loser", "Declare your concealed sets", buttons, default, select=select)
+    # A concealed pung scores; the rest is shown.
+    held = [t for t in view.concealed if not tiles.is_special(t)]
+    select = next(iter(pungs)) if pungs else (tiles.code(held[0]) if held else None)
+    return Dialog("loser", "Declare your concealed sets", buttons, "pung" if pungs else "show", select=select)
 
 
-_STEP_BUTTON: Final = {
-    Step.USE_PAIR: "pair",
-    Step.PAIR: "pair",
-    Step.USE_CHOW: "chow",
-    Step.CHOW: "chow",
-    Step.USE_PUNG: "pung",
-    Step.PUNG: "pung",
-    Step.USE_SPECIAL: "special",
-    Step.SPECIAL: "special",
-    Step.SHOW: "show",
-}
-_NO_TILE_STEPS: Final = frozenset((Step.USE_PAIR, Step.USE_PUNG, Step.USE_SPECIAL, Step.SPECIAL, Step.SHOW))
+def _chows(legal: Iterable[P.PMsg]) -> list[ChowPosition]:
+    """The positions of the chows among the legal moves, lowest first."""
+    found = {m.cpos for m in legal if isinstance(m, P.Chow)}
+    return [p for p in _POSITIONS if p in found]
 
 
-def _tile_choices(candidates: Iterable[Tile], make: Callable[[Tile], P.PMsg]) -> dict[str, P.PMsg]:
-    return {tiles.code(t): make(t) for t in candidates}
+def _offered(legal: list[P.PMsg], move: P.PMsg) -> dict[str, P.PMsg]:
+    """A button's choices for a move without a tile: the move, if legal."""
+    return {NO_TILE: move} if move in legal else {}
+
+
+#: The moves that name a tile of the hand, which a button offers by tile.
+_TILE_MOVES: Final = (P.DeclareSpecial, P.DeclareClosedKong, P.AddToPung, P.FormClosedPung, P.FormClosedChow,
+                      P.FormClosedPair)  # fmt: skip
+
+
+def _by_tile(legal: Iterable[P.PMsg], kind: type[P.PMsg], only: Iterable[Tile] | None = None) -> dict[str, P.PMsg]:
+    """A button's choices for the legal moves of one kind, by tile code (``only`` those tiles, if given)."""
+    wanted = set(only) if only is not None else None
+    return {
+        tiles.code(m.tile): m
+        for m in legal
+        if type(m) is kind and isinstance(m, _TILE_MOVES) and m.tile != BLANK and (wanted is None or m.tile in wanted)
+    }

@@ -1,6 +1,6 @@
 """What a person's client shows beyond the seat's view: texts, chat, announcements, answered claims.
 
-:class:`~mj.robot.view.SeatView` keeps what a robot needs to decide. A person also
+:class:`~mj.seatview.SeatView` keeps what a robot needs to decide. A person also
 reads the server's scoring texts and settlement (the manual's Scoring window),
 chats, sees "Pung!" appear over a claimer, is told why a claim failed or the game
 stopped, and must not be asked twice about a discard already answered. This log is
@@ -17,9 +17,8 @@ from typing import Final
 
 from mj.narrate import Narrator
 from mj.protocol import cmsg as C
-from mj.protocol.fields import ChowPosition
-from mj.robot.view import SeatView
-from mj.tiles import BLANK, Tile, code
+from mj.seatview import SeatView
+from mj.tiles import BLANK, code
 
 #: Chat lines and notices kept for a browser that (re)loads the page.
 KEPT_LINES: Final = 200
@@ -75,10 +74,6 @@ class SeatLog:
         self.scoring: Scoring | None = None
         #: (hand, serial) of discards and kongs this seat has answered (claim or pass).
         self.answered: set[tuple[int, int]] = set()
-        #: This seat's discards in the current hand (Original Call only with the first).
-        self.my_discards = 0
-        #: A chow claimed "AnyPos" was granted on this tile: the person must now say which chow.
-        self.chow_choice: Tile | None = None
         self.manager = 0
         self.start_wall = 0
         self.start_stack = 0
@@ -128,11 +123,9 @@ class SeatLog:
                 self.manager = manager
             case C.NewHand(start_wall=wall, start_stack=stack):
                 self.start_wall, self.start_stack = wall, stack
-                self.my_discards = 0
                 self.live_drawn = 0
                 self.loose_drawn = 0
                 self.last_discard_at = None
-                self.chow_choice = None
                 self.washout = None
             case C.PlayerDraws():
                 self.live_drawn += 1
@@ -145,8 +138,6 @@ class SeatLog:
             case C.PlayerDiscards(id=pid, calling=calling):
                 self.claim_opened = time.monotonic()
                 self.last_discard_at = (pid, len(view.player(pid).discards) - 1)
-                if pid == me:
-                    self.my_discards += 1
                 if calling:
                     self._announced.append((pid, "Calling!"))
             case C.PlayerDeclaresClosedKong(id=pid) | C.PlayerAddsToPung(id=pid):
@@ -158,8 +149,6 @@ class SeatLog:
                 if msg.id == me:
                     self.mark_answered(msg.discard)
                 self._announced.append((msg.id, _CLAIM_WORDS[type(msg)]))
-            case C.PlayerChows(id=pid, tile=tile, cpos=cpos) if pid == me:
-                self.chow_choice = tile if cpos is ChowPosition.ANYPOS else None
             case C.PlayerMahJongs(id=pid, tile=tile) if tile != BLANK:
                 self._announced.append((pid, "Mah Jong!"))
             case C.PlayerRobsKong(id=pid):

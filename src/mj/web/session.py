@@ -27,9 +27,11 @@ from aiohttp import web
 from mj.protocol import ProtocolError
 from mj.protocol import cmsg as C
 from mj.protocol import pmsg as P
+from mj.protocol.connect import PROTOCOL_VERSION, split_address
 from mj.protocol.framing import LineDecoder, LineTooLong, encode_line
-from mj.robot.client import PROTOCOL_VERSION, split_address
-from mj.robot.view import SeatView
+from mj.rules import registry
+from mj.rules.ruleset import Ruleset
+from mj.seatview import SeatView
 from mj.web import dialogs, snapshot
 from mj.web.seatlog import SeatLog
 
@@ -46,12 +48,16 @@ Json = dict[str, Any]
 class Session:
     """One seat at one game server, driven by the person's browsers."""
 
-    def __init__(self, target: str, name: str, player_id: int = 0, password: str | None = None) -> None:
+    def __init__(
+        self, target: str, name: str, player_id: int = 0, password: str | None = None, rules: Ruleset | None = None
+    ) -> None:
         self.token = secrets.token_urlsafe(18)
         self.target = target
         self.name = name
         self.password = password
-        self.view = SeatView()
+        #: The table's rule system, which decides the moves offered.
+        self.rules = rules if rules is not None else registry.DEFAULT
+        self.view = SeatView(rules=self.rules)
         self.log = SeatLog(self.view)
         self.sockets: set[web.WebSocketResponse] = set()
         #: "connecting", "connected", "rejoining", "refused", "lost", "closed" or "over".
@@ -156,7 +162,7 @@ class Session:
     async def _rejoin(self) -> None:
         """Connect again as the same player: a fresh view, the texts and chat kept (§10.4)."""
         old = self.log
-        self.view = SeatView(old.view.my_id)
+        self.view = SeatView(old.view.my_id, self.rules)
         self.log = SeatLog(self.view)
         self.log.chat, self.log.notices, self.log.scoring = old.chat, old.notices, old.scoring
         self.log.moves, self.log.save_folder = old.moves, old.save_folder

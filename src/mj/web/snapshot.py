@@ -13,8 +13,8 @@ from typing import Any
 
 from mj import tiles
 from mj.melds import Meld
-from mj.robot.view import Phase, SeatView
 from mj.rules.options import OptionType
+from mj.seatview import Phase, SeatView
 from mj.web.dialogs import Dialog
 from mj.web.seatlog import SeatLog
 

@@ -18,7 +18,7 @@ from enum import Enum
 from typing import Final
 
 from mj.melds import Meld, MeldKind
-from mj.rules.classical.facts import SeatHand
+from mj.rules.base import SeatHand
 from mj.tiles import (
     BAMBOO,
     BLANK,
@@ -28,6 +28,7 @@ from mj.tiles import (
     Tile,
     is_dragon,
     is_honour,
+    is_special,
     is_terminal,
     is_wind,
     suit,
@@ -81,6 +82,8 @@ def signals(melds: Sequence[Meld]) -> frozenset[Signal]:
 
 def threatens(tile: Tile, shown: frozenset[Signal]) -> bool:
     """Whether ``tile`` feeds one of the ``shown`` signals (the end of wall is :func:`end_of_wall`)."""
+    if is_special(tile):
+        return False  # a flower or season left in hand is never discarded: it feeds nobody
     if tile in GREEN_TILES and Signal.GREEN in shown:
         return True
     if is_honour(tile):

@@ -1,17 +1,32 @@
-"""Chinese Classical as a :class:`~mj.rules.ruleset.Ruleset`: the pieces of this package behind one object."""
+"""Chinese Classical as a :class:`~mj.rules.ruleset.Ruleset`: the pieces of this package behind one object.
+
+Each hook is today's classical code: the course of play is the original server's
+(byte-identical logs are the guard), legal moves are :mod:`mj.rules.classical.moves`,
+scoring :mod:`~mj.rules.classical.scoring`, settlement
+:mod:`~mj.rules.classical.settlement` and liability :mod:`~mj.rules.classical.danger`.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
+from typing import Final
 
 from mj import hand
 from mj.melds import Meld, MeldKind
-from mj.rules.classical import danger
-from mj.rules.classical.facts import SeatHand, Win
-from mj.rules.classical.scoring import HandScore, score_hand
-from mj.rules.classical.settlement import Settlement, settle
+from mj.protocol.pmsg import PMsg
+from mj.rules.base import Claim, DeadWallPolicy, HandScore, SeatHand, Settlement, Win
+from mj.rules.classical import danger, moves
+from mj.rules.classical.scoring import score_hand
+from mj.rules.classical.settlement import settle
 from mj.rules.options import GameOptions
+from mj.seatview import SeatView
 from mj.tiles import Tile
+
+#: Who receives each tile of the deal: four at a time round the table three times,
+#: then one each, then East's fourteenth.
+DEAL_ORDER: Final = (*[seat for _ in range(3) for seat in range(4) for _ in range(4)], 0, 1, 2, 3, 0)
+#: East keeps the deal after a win, but never for a fourteenth hand in a row.
+EAST_WINS_AT_MOST: Final = 13
 
 
 class ClassicalRules:
@@ -19,8 +34,47 @@ class ClassicalRules:
 
     name = "classical"
 
+    def new_options(self) -> GameOptions:
+        return GameOptions()
+
+    def flowers(self, options: GameOptions) -> bool:
+        return options.flag("Flowers")
+
+    def deal_order(self) -> Sequence[int]:
+        return DEAL_ORDER
+
+    def dead_wall(self, options: GameOptions) -> DeadWallPolicy:
+        """DeadWall16 only shapes a dead wall that DeadWall asks for: without DeadWall there is none."""
+        if not options.flag("DeadWall"):
+            return DeadWallPolicy.NONE
+        return DeadWallPolicy.SIXTEEN if options.flag("DeadWall16") else DeadWallPolicy.REPLENISHED
+
+    def wall_ends(self, tiles_left: int) -> bool:
+        """Never early: a classical hand is drawn only when the wall has no tile left to give."""
+        return False
+
+    def legal_moves(self, view: SeatView) -> list[PMsg]:
+        return moves.legal_moves(view, self)
+
+    def resolve_claims(self, discarder: int, claims: Sequence[Claim]) -> tuple[int, ...]:
+        """The highest claim wins; between equal ones, the first in turn after the discarder."""
+        best: int | None = None
+        for k in (1, 2, 3):
+            seat = (discarder + k) % 4
+            kind = claims[seat]
+            if kind is not Claim.NO_CLAIM and (best is None or kind > claims[best]):
+                best = seat
+        return () if best is None else (best,)
+
+    def dealer_rotates(self, winner: int | None, hands_as_east: int) -> bool:
+        """The deal passes on after another seat wins, or East's 13th win in a row; never after a wash-out."""
+        return winner is not None and (winner != 0 or hands_as_east >= EAST_WINS_AT_MOST)
+
+    def game_ends(self, completed_rounds: int, rotates: bool, round_ends: bool, options: GameOptions) -> bool:
+        return rotates and round_ends and completed_rounds >= options["NumRounds"] - 1
+
     def is_mahjong(self, melds: Sequence[Meld], concealed: Sequence[Tile], options: GameOptions) -> bool:
-        sets = sum(1 for m in melds if m.kind is not MeldKind.PAIR)
+        sets = sum(1 for m in melds if m.kind is not MeldKind.PAIR) if melds else 0
         return hand.is_mahjong(list(concealed), sets, options.flag("SevenPairs"))
 
     def can_finish(self, melds: Sequence[Meld], concealed: Sequence[Tile], options: GameOptions) -> bool:

@@ -19,14 +19,13 @@ entries, with their formatted lines, are memoised by label, value and reason.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from enum import Enum
 from functools import lru_cache
 from typing import Final, NamedTuple
 
 from mj.hand import GROUP_OF, counts, group_splits, group_waits, wait_indices
 from mj.melds import KongOrigin, Meld, MeldKind
-from mj.rules.classical.facts import SeatHand, Win, WinSource
+from mj.rules.base import HandScore, SeatHand, Win, WinSource
 from mj.rules.options import DOUBLE, LIMIT, SCORE_CAP, GameOptions
 from mj.tiles import (
     BAMBOO,
@@ -61,14 +60,6 @@ _ROBBED_KONG: Final = WinSource.ROBBED_KONG
 #: A limit hand is worth exactly one limit (100 centi-limits).
 ONE_LIMIT: Final = 100 * LIMIT
 _FLOWER_BASE: Final = 60
-
-
-@dataclass(frozen=True, slots=True)
-class HandScore:
-    """A hand's score and the explanation text sent in ``HandScore`` (no trailing newline)."""
-
-    score: int
-    text: str
 
 
 class Who(Enum):
@@ -1005,7 +996,6 @@ __all__ = [
     "Element",
     "Entry",
     "HandFacts",
-    "HandScore",
     "Who",
     "entry_of",
     "score_hand",

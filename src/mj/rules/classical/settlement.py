@@ -6,27 +6,14 @@ Seats are 0..3 = East, South, West, North throughout.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Final
 
+from mj.rules.base import Payment, Settlement
 from mj.rules.options import GameOptions
 
 #: Seat names as the original prints them: padded to five characters.
 SEAT_NAMES: Final = ("East ", "South", "West ", "North")
 EAST: Final = 0
-
-
-@dataclass(frozen=True, slots=True)
-class Settlement:
-    """Net score changes by seat and the explanation text.
-
-    ``text`` is the full text the original builds, ending in ``"\\n\\n"``: that is what
-    log and save files hold. A receiver never sees the trailing newlines (the line
-    decoder strips trailing white space, §1.3), so a sender may strip them for the wire.
-    """
-
-    changes: tuple[int, int, int, int]
-    text: str
 
 
 def settle(
@@ -49,6 +36,7 @@ def settle(
     losers_settle = options["LosersSettle"] != 0 and cannoneer is None
     losers = [seat for seat in range(4) if seat != winner]
     changes = [0, 0, 0, 0]
+    payments: list[Payment] = []
     lines: list[str] = []
     if cannoneer is not None:
         lines.append(f"{SEAT_NAMES[cannoneer]} let off a cannon\n\n")
@@ -64,6 +52,7 @@ def settle(
         lines.append(f"{SEAT_NAMES[payer]} pays {win_name}{on_behalf} {amount:5d}\n")
         changes[payer] -= amount
         changes[winner] += amount
+        payments.append(Payment(payer, winner, amount))
     lines.append(f"{win_name} GAINS {changes[winner]:5d}\n\n")
     between: dict[int, list[str]] = {seat: [] for seat in losers}
     if losers_settle:
@@ -76,8 +65,10 @@ def settle(
                 changes[j] -= difference
                 if difference > 0:
                     line = f"{SEAT_NAMES[j]} pays {SEAT_NAMES[i]} {difference:5d}\n"
+                    payments.append(Payment(j, i, difference))
                 elif difference < 0:
                     line = f"{SEAT_NAMES[i]} pays {SEAT_NAMES[j]} {-difference:5d}\n"
+                    payments.append(Payment(i, j, -difference))
                 else:
                     line = f"{SEAT_NAMES[i]} and {SEAT_NAMES[j]} are even\n"
                 between[i].append(line)
@@ -87,4 +78,4 @@ def settle(
         verb = "GAINS" if change >= 0 else "LOSES"
         lines.append(f"{SEAT_NAMES[seat]} {verb} {abs(change):5d}\n\n")
     east, south, west, north = changes
-    return Settlement((east, south, west, north), "".join(lines))
+    return Settlement((east, south, west, north), "".join(lines), tuple(payments))

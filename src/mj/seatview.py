@@ -13,6 +13,13 @@ declaration phase after mah-jong. It also counts the live wall the way the serve
 builds it (§7.9), so that strategies can tell how close the end of the wall is, and
 keeps the hand's discards in table order with who claimed them (the timeline of
 :class:`DiscardRecord`), from which defence reads what each player let pass.
+
+It lives outside the robot because the browser gateway (:mod:`mj.web`) keeps the
+same view for a person's seat. What the seat may do now is its rule system's
+answer, :meth:`SeatView.legal_moves` (:meth:`mj.rules.ruleset.Ruleset.legal_moves`):
+the robot chooses among those moves and the gateway offers them. The view also
+asks its rule system how the deal goes and how the dead wall is built, so its
+count of the live wall is the engine's.
 """
 
 from __future__ import annotations
@@ -21,21 +28,30 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from enum import Enum
 from itertools import chain
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from mj import tiles
 from mj.hand import counts, wait_indices
 from mj.melds import KongOrigin, Meld, MeldKind, chow, kong, pair, pung, special
 from mj.protocol import cmsg as C
+from mj.protocol import pmsg as P
 from mj.protocol.fields import ChowPosition
-from mj.rules.classical.facts import WinSource
+from mj.rules.base import DeadWallPolicy, WinSource
 from mj.rules.options import GameOptions
 from mj.tiles import BLANK, Tile, kind_index
 
-#: Tiles dealt at the start of a hand: 13 to each seat and a 14th to East.
-DEAL_SIZE: Final = 4 * 13 + 1
+if TYPE_CHECKING:  # the rule systems read views: a cycle for annotations only
+    from mj.rules.ruleset import Ruleset
+
 #: How far the claimed tile sits from the lowest tile of the chow, by position (§2.4).
 CHOW_OFFSET: Final = {ChowPosition.LOWER: 0, ChowPosition.MIDDLE: 1, ChowPosition.UPPER: 2}
+
+
+def chow_partners(tile: Tile, position: ChowPosition) -> tuple[Tile, Tile]:
+    """The two tiles that make a chow with ``tile`` placed at ``position`` (whoever holds them)."""
+    low = tile - CHOW_OFFSET[position]
+    first, second = (t for t in (low, low + 1, low + 2) if t != tile)
+    return first, second
 
 
 _ClaimMessage = C.PlayerClaimsChow | C.PlayerClaimsPung | C.PlayerClaimsKong | C.PlayerClaimsMahJong
@@ -146,8 +162,18 @@ class HandResult:
 class SeatView:
     """One seat's knowledge of the game, updated by :meth:`apply` with every message it receives."""
 
-    def __init__(self, my_id: int = 0) -> None:
+    def __init__(self, my_id: int = 0, rules: Ruleset | None = None) -> None:
         self.my_id = my_id
+        if rules is None:
+            # Imported here: the rule systems import this module to read views.
+            from mj.rules.registry import DEFAULT
+
+            rules = DEFAULT
+        #: The table's rule system: what the seat may do, how the wall is dealt.
+        self.rules: Ruleset = rules
+        #: Messages applied so far: the legal moves are worked out once per change.
+        self._changes = 0
+        self._legal: tuple[int, list[P.PMsg]] = (-1, [])
         self.players: dict[int, PlayerState] = {}
         #: Player ids by seat, East first (rotated at every NewHand).
         self.seats: list[int] = []
@@ -176,6 +202,8 @@ class SeatView:
         self._counted: tuple[tuple[Tile, ...], tuple[int, ...]] = ((), (0,) * tiles.NUM_KINDS)
         #: The (concealed tiles, declared sets, seven pairs) :meth:`waits` last worked out, and the waits.
         self._waited: tuple[tuple[tuple[Tile, ...], int, bool], frozenset[int]] | None = None
+        #: The :attr:`_changes` at which :attr:`_waited` was last checked against the hand.
+        self._waits_at = -1
         self._new_hand_state()
 
     def _new_hand_state(self) -> None:
@@ -193,6 +221,8 @@ class SeatView:
         #: Every discard of the hand in table order, claimed ones included.
         self.timeline: list[DiscardRecord] = []
         self.last_drawn: Tile | None = None
+        #: This seat has discarded this hand (an Original Call comes only with the first discard).
+        self.has_discarded = False
         #: Own last tile came from a claimed discard: no specials or closed kongs now.
         self.after_claim = False
         #: (discarder, serial, no choice) of every discard the server called dangerous.
@@ -211,17 +241,17 @@ class SeatView:
         self.melds_at_win = 0
         #: The winner's hand has been declared and scored: losers may now show theirs.
         self.winner_scored = False
+        #: A chow this seat claimed ``AnyPos`` was granted on this tile: it must now say which chow.
+        self.chow_choice: Tile | None = None
         self._deal_draws = 0
+        self._deal_size = len(self.rules.deal_order())
         self._last_source = WinSource.WALL
-        wall = tiles.wall_size(self.options.flag("Flowers"))
-        if self.options.flag("DeadWall16"):
-            dead, self._replenish, self._no_dead_wall = 16, False, False
-        elif self.options.flag("DeadWall"):
-            dead, self._replenish, self._no_dead_wall = 14, True, False
-        else:
-            dead, self._replenish, self._no_dead_wall = 0, False, True
-        self._live_end = wall - dead
-        self._dead_left = dead
+        wall = tiles.wall_size(self.rules.flowers(self.options))
+        policy = self.rules.dead_wall(self.options)
+        self._replenish = policy is DeadWallPolicy.REPLENISHED
+        self._no_dead_wall = policy is DeadWallPolicy.NONE
+        self._live_end = wall - policy.size
+        self._dead_left = policy.size
         self._drawn_live = 0
         for player in self.players.values():
             player.new_hand()
@@ -236,7 +266,8 @@ class SeatView:
 
     @property
     def me(self) -> PlayerState:
-        return self.player(self.my_id)
+        state = self.players.get(self.my_id)  # asked at every decision: one call saved
+        return state if state is not None else self.player(self.my_id)
 
     @property
     def melds(self) -> list[Meld]:
@@ -257,7 +288,8 @@ class SeatView:
 
     @property
     def my_seat(self) -> int:
-        return self.seat_of(self.my_id)
+        seats = self.seats  # seat_of, written out: asked at nearly every message
+        return seats.index(self.my_id) if self.my_id in seats else -1
 
     @property
     def own_wind(self) -> Tile:
@@ -269,8 +301,8 @@ class SeatView:
 
     def left_of(self, pid: int) -> bool:
         """Whether ``pid`` plays just before this seat (only its discards may be chowed)."""
-        seat = self.seat_of(pid)
-        return seat >= 0 and (seat + 1) % 4 == self.my_seat
+        seats = self.seats  # a full table or none: the seat before the first is the last
+        return self.my_id in seats and seats[seats.index(self.my_id) - 1] == pid
 
     @property
     def tiles_held(self) -> int:
@@ -305,12 +337,17 @@ class SeatView:
         """Kind indices of the tiles that would complete the concealed hand (:func:`~mj.hand.wait_indices`).
 
         Remembered like :meth:`hand_counts`, so that going out on a discard is a set
-        look-up at every claim window until the hand changes.
+        look-up at every claim window until the hand changes; and not even looked at
+        again until the view changes (:meth:`changed` for edits outside :meth:`apply`).
         """
+        waited = self._waited
+        if waited is not None and self._waits_at == self._changes:
+            return waited[1]
         key = (tuple(self.concealed), self.declared_sets, self.seven_pairs)
-        if self._waited is None or self._waited[0] != key:
-            self._waited = (key, frozenset(wait_indices(self.hand_counts(), key[1], key[2])))
-        return self._waited[1]
+        if waited is None or waited[0] != key:
+            waited = self._waited = (key, frozenset(wait_indices(self.hand_counts(), key[1], key[2])))
+        self._waits_at = self._changes
+        return waited[1]
 
     def visible_counts(self) -> list[int]:
         """Tiles of each kind anybody can see: discards on the table and all declared sets."""
@@ -351,13 +388,39 @@ class SeatView:
                 kinds.add(kind_index(record.tile))
         return kinds
 
+    def legal_moves(self) -> list[P.PMsg]:
+        """The moves this seat may make now, by its rule system (worked out once per change of the view)."""
+        if self._legal[0] != self._changes:
+            self._legal = (self._changes, self.rules.legal_moves(self))
+        return self._legal[1]
+
+    def allows(self, move: P.PMsg) -> bool:
+        """Whether ``move`` is among :meth:`legal_moves`: the very object, else an equal move of its kind.
+
+        Comparing messages field by field is dear, and a chooser usually hands back one of
+        the legal moves themselves.
+        """
+        legal = self.legal_moves()
+        for candidate in legal:
+            if candidate is move:
+                return True
+        kind = type(move)
+        return move in [candidate for candidate in legal if type(candidate) is kind]
+
+    def changed(self) -> None:
+        """Say that the view's fields were edited directly (not by :meth:`apply`): the legal moves are stale."""
+        self._changes += 1
+
     # -- updating
 
-    def apply(self, msg: C.CMsg) -> None:
-        """Take one controller message into account; unknown kinds change nothing (see :func:`heeds`)."""
+    def apply(self, msg: C.CMsg) -> bool:
+        """Take one controller message into account; False for the kinds that change no view."""
         handler = _HANDLERS.get(type(msg))
-        if handler is not None:
-            handler(self, msg)
+        if handler is None:
+            return False
+        self._changes += 1
+        handler(self, msg)
+        return True
 
     def _connect_reply(self, msg: C.ConnectReply) -> None:
         if msg.id:
@@ -436,7 +499,7 @@ class SeatView:
         self._received(msg.id, msg.tile, WinSource.WALL)
         if self.phase is Phase.DEALING:
             self._deal_draws += 1
-            if self._deal_draws == DEAL_SIZE:
+            if self._deal_draws == self._deal_size:
                 self.phase = Phase.DECLARING
                 self.declarer = 0
 
@@ -491,6 +554,7 @@ class SeatView:
         self.turn = None
         if msg.id == self.my_id:
             self.last_drawn = None
+            self.has_discarded = True
 
     def _take_discard(self, claimer: int) -> Tile:
         """The open discard leaves the discarder's pile (claimed by ``claimer``, or used to go out)."""
@@ -527,8 +591,11 @@ class SeatView:
         self._claimed(msg.id, kong(msg.tile, KongOrigin.CLAIMED), (msg.tile,) * 3)
 
     def _chows(self, msg: C.PlayerChows) -> None:
+        if msg.id == self.my_id:
+            # "your AnyPos claim won, say which chow": nothing is made yet
+            self.chow_choice = msg.tile if msg.cpos is ChowPosition.ANYPOS else None
         if msg.cpos is ChowPosition.ANYPOS:
-            return  # "your AnyPos claim won, say which chow": nothing is made yet
+            return
         low = msg.tile - CHOW_OFFSET[msg.cpos]
         others = tuple(t for t in (low, low + 1, low + 2) if t != msg.tile)
         self._claimed(msg.id, chow(low, False), others)
@@ -705,8 +772,3 @@ _HANDLERS: Final[dict[type[C.CMsg], Callable[[SeatView, Any], None]]] = {
     C.GameOver: SeatView._game_over,
     C.SwapTile: SeatView._swap_tile,
 }
-
-
-def heeds(msg: C.CMsg) -> bool:
-    """Whether :meth:`SeatView.apply` takes ``msg`` into account: other kinds change no view."""
-    return type(msg) in _HANDLERS

@@ -1,0 +1,131 @@
+"""The values every rule system shares with the engine, the robots and the tools.
+
+A rule system (:class:`~mj.rules.ruleset.Ruleset`) is handed a finished hand as a
+:class:`SeatHand` and the facts of the win as a :class:`Win` (the engine knows the
+history: where the winning tile came from, what was visible on the table), and
+answers with a :class:`HandScore` (a score and its explanation) and, for the hand,
+a :class:`Settlement` (each seat's change and every payment behind it). None of
+these belong to one system: classical, IMS and Beijing read and fill the same
+fields, each with its own meaning of "score", so the engine and the tools never
+import a system's own types.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum, IntEnum
+from typing import Final
+
+from mj.melds import Meld
+from mj.tiles import Tile
+
+
+class Claim(IntEnum):
+    """An answer to a discard (or a kong that may be robbed), in classical's order of precedence."""
+
+    NO_CLAIM = 0
+    CHOW = 1
+    PUNG = 2
+    KONG = 3
+    MAHJONG = 4
+
+
+class DeadWallPolicy(Enum):
+    """How loose tiles are provided (the rule system chooses one from its options)."""
+
+    #: 14 tiles, topped up with two tiles from the live wall when it falls below 13.
+    REPLENISHED = "replenished"
+    #: 16 tiles, never replenished: no loose tile once they are used.
+    SIXTEEN = "sixteen"
+    #: No dead wall: loose tiles come off the end of the live wall.
+    NONE = "none"
+
+    @property
+    def size(self) -> int:
+        """Tiles set aside for loose draws when the wall is built."""
+        return _DEAD_WALL_SIZE[self]
+
+
+class WinSource(Enum):
+    """Where the winning tile came from."""
+
+    DISCARD = "discard"
+    WALL = "wall"
+    LOOSE = "loose"
+    ROBBED_KONG = "robbed kong"
+
+
+@dataclass(frozen=True, slots=True)
+class SeatHand:
+    """One seat's hand as it is scored.
+
+    ``melds`` are in the order they were formed: sets exposed during play first,
+    then (winner and losers alike) the sets declared in the scoring phase.
+    ``concealed`` holds the tiles a loser revealed without forming sets.
+    """
+
+    melds: tuple[Meld, ...]
+    concealed: tuple[Tile, ...]
+    specials: tuple[Tile, ...]
+    #: Seat wind tile of this hand (EAST_WIND for East...).
+    own_wind: Tile
+    prevailing_wind: Tile
+
+
+@dataclass(frozen=True, slots=True)
+class Win:
+    """Facts about the winner's going out."""
+
+    tile: Tile
+    source: WinSource
+    #: Number of leading ``melds`` that were exposed before the winning tile arrived.
+    melds_before_win: int
+    #: Tiles visible on the table when the winning tile arrived (discards and exposed
+    #: sets of all seats), as a 34-entry count vector by ``tiles.kind_index``.
+    visible: tuple[int, ...]
+    #: The live wall was empty when the winning tile arrived.
+    last_tile: bool
+    heavens_blessing: bool
+    earths_blessing: bool
+    kong_upon_kong: bool
+    original_call: bool
+    #: Hands East had won in a row before this one (12 → East's 13th consecutive win).
+    hands_as_east: int
+    winner_is_east: bool
+
+
+@dataclass(frozen=True, slots=True)
+class HandScore:
+    """A hand's score and its explanation (for classical, the ``HandScore`` text, no trailing newline)."""
+
+    score: int
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Payment:
+    """One payment of a settlement: ``payer`` pays ``payee`` ``amount`` points (seats, 0 = East)."""
+
+    payer: int
+    payee: int
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
+class Settlement:
+    """Net score changes by seat, the payments that make them, and the explanation text.
+
+    ``changes`` is what each seat's score moves by, and always sums to zero;
+    ``payments`` lists who paid whom (several winners or a liable player show here).
+    ``text`` is the explanation as the rule system words it; classical's is the full
+    text the original builds, ending in ``"\\n\\n"``: that is what log and save files
+    hold. A receiver never sees the trailing newlines (the line decoder strips
+    trailing white space, §1.3), so a sender may strip them for the wire.
+    """
+
+    changes: tuple[int, int, int, int]
+    text: str
+    payments: tuple[Payment, ...] = ()
+
+
+_DEAD_WALL_SIZE: Final = {DeadWallPolicy.REPLENISHED: 14, DeadWallPolicy.SIXTEEN: 16, DeadWallPolicy.NONE: 0}

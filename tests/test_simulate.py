@@ -1,0 +1,79 @@
+"""Random play keeps every invariant of the game (mj.simulate); ``mj bench simulate`` runs it at length."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from mj.arena.options import game_options
+from mj.protocol import pmsg as P
+from mj.rules.classical.rules import CLASSICAL, ClassicalRules
+from mj.rules.options import GameOptions
+from mj.seatview import SeatView
+from mj.simulate import InvariantError, simulate
+
+OPTION_FILES = sorted((Path(__file__).parent / "data" / "options").glob("*.opt"))
+
+
+def options_of(*, path: Path | None = None, settings: tuple[str, ...] = ()) -> GameOptions:
+    options = GameOptions()
+    for entry in game_options(path, settings):
+        options.apply_entry(entry)
+    return options
+
+
+def test_random_play_by_the_classical_legal_moves_keeps_every_invariant() -> None:
+    figures = simulate(CLASSICAL, hands=120, seed=1)
+    assert figures.hands >= 120 and figures.moves > 120 * 50 and figures.probes > 0
+
+
+@pytest.mark.parametrize("path", OPTION_FILES, ids=[p.stem for p in OPTION_FILES])
+def test_random_play_keeps_every_invariant_under_each_option_file(path: Path) -> None:
+    simulate(CLASSICAL, hands=15, seed=7, options=options_of(path=path))
+
+
+def test_without_a_dead_wall_the_seats_count_the_live_wall_as_the_engine_builds_it() -> None:
+    """DeadWall off and DeadWall16 on: no dead wall at all (the rule system decides, for engine and views alike)."""
+    options = options_of(settings=("DeadWall=0", "DeadWall16=1"))
+    simulate(CLASSICAL, hands=20, seed=3, options=options)
+
+
+class OffersAnUnheldDiscard(ClassicalRules):
+    """Classical, but its legal moves also offer discarding a tile the seat does not hold."""
+
+    def legal_moves(self, view: SeatView) -> list[P.PMsg]:
+        moves = super().legal_moves(view)
+        if any(isinstance(m, P.Discard) for m in moves):
+            stranger = next(t for t in range(11, 20) if t not in view.concealed)
+            return [P.Discard(stranger, False)]
+        return moves
+
+
+class HidesEveryDiscard(ClassicalRules):
+    """Classical, but its legal moves never include a discard, which the engine accepts."""
+
+    def legal_moves(self, view: SeatView) -> list[P.PMsg]:
+        return [m for m in super().legal_moves(view) if not isinstance(m, P.Discard)]
+
+
+def test_a_legal_move_the_engine_refuses_fails_the_simulation_naming_its_seed() -> None:
+    with pytest.raises(InvariantError, match=r"^seed 5, hand 1: player \d's legal move 'Discard .*' was refused"):
+        simulate(OffersAnUnheldDiscard(), hands=1, seed=5)
+
+
+def test_a_seat_left_without_moves_is_a_deadlock_naming_its_seed() -> None:
+    with pytest.raises(InvariantError, match=r"^seed 2, hand 1: deadlock"):
+        simulate(HidesEveryDiscard(), hands=1, seed=2)
+
+
+class HidesPungClaims(ClassicalRules):
+    """Classical, but its legal moves never include claiming a pung, which the engine accepts."""
+
+    def legal_moves(self, view: SeatView) -> list[P.PMsg]:
+        return [m for m in super().legal_moves(view) if not isinstance(m, P.Pung) or m.discard == 0]
+
+
+def test_a_move_the_engine_accepts_outside_the_legal_moves_fails_the_simulation() -> None:
+    with pytest.raises(InvariantError, match=r"^seed 1, hand \d+: player \d's move 'Pung \d+' .* yet was accepted"):
+        simulate(HidesPungClaims(), hands=50, seed=1)
