@@ -28,113 +28,13 @@ discard is weighed by the chance that it deals in against the chance to win with
 what is left, so a safe tile goes out instead of the best shape when the shape's
 gain is worth less than its risk; and they claim doubling pungs (dragons, own and
 prevailing wind) that do not set the hand back. Level 2 fears dealing in half as
-much as level 3, which also weighs each hand by what it is worth, giving up a
-cheap hand sooner than a dear one or East's. The costs were tuned on seeds
-101-180 (``scripts/tournament.py``, 320 games each); the classical settlement
-charges a deal-in no more than any other loss (DiscDoubles is off), so defence
-buys its lower deal-in rate with a few wins, and past a cost of about 1 it lost
-more wins than it saved deal-ins. Measured on seeds 1-100 (400 games each, our
-robot in every seat against three original robots on the original server), win
-rate / deal-in rate / mean winning score / final score per game minus the
-originals' mean, with 95% intervals:
-
-* level 1: 34.7% / 17.5% / 52 / +377 [194, 561];
-* level 2: 35.9% / 15.6% / 52 / +527 [307, 748];
-* level 3 (the default) before it weighed a hand's prospect (below): 32.7% / 14.1% / 53 / +250 [24, 475].
-
-Each level deals in measurably less than the one below; level 2 also wins more
-than level 1, level 3 pays for its defence with wins and points. Over 800 games on
-seeds 1-100 and 201-300, none used for tuning, level 3 gives 32.5% / 13.9% / 52 /
-+163 [6, 320]; seeds 201-300 alone give 32.2% / 13.7% / 51 / +76 [-141, 294].
-Other defences tried on the tuning seeds (a higher cost, no claims but to get ready
-while an opponent is likely ready, staying folded for the rest of a hand once
-folded) dealt in no less and won less: under this settlement a folded hand still
-pays the winner and the other losers, so folding buys few points back.
-
-Points are where level 3 fell short: its winning hands scored about 52 against the
-originals' 67, the gap being mostly doubles. So level 3 also weighs, among the
-discards that leave the same shanten, the useful tiles each keeps by the
-:func:`prospect` of the hand it leaves (a flush it leans to, a pair of a doubling
-honour): it then gives up a few useful tiles to keep a hand that can double. On
-seeds not used to choose it (400 games each, the same games without it in
-brackets): seeds 201-300 give 32.7% / 13.5% / 54 / +375 [162, 589] (32.2% / 13.7%
-/ 51 / +76 [-141, 294]; per seed, +299 [85, 513] better); seeds 401-500 give 32.6% /
-13.4% / 56 / +390 [138, 642] (31.7% / 13.5% / 53 / +54 [-173, 280]; +336 [117, 556]
-better); seeds 301-400 give 33.2% / 13.8% / 56 / +390 [178, 602] (33.7% / 14.0% / 53
-/ +400 [237, 563]); seeds 1-100 give 33.0% / 14.5% / 56 / +516 [233, 799] (32.7% /
-14.1% / 53 / +250 [24, 475]). Over the 1600 games it deals in as often as before
-(13.8%) and wins as often, with dearer hands. On seeds 501-600, run once after it was
-adopted: 32.5% / 13.9% / 58 / +457 [196, 718]. Weighing value harder lost more in wins
-than it gained in points: by the win-chance model (which hardly grows with useful
-tiles beyond one step from ready), 31.6% / 13.2% / 56 / +253 on seeds 301-400; so
-did claiming chows only to get ready (29.1% / 13.3% / 54 / +16) and fearing each
-opponent's deal-in by what its exposed doubles and East's double make it cost
-(30.9% / 12.4% / 52 / +4); East's double alone changed nothing measurable (+339).
-With it, a deal-in cost of 1.25 dealt in less on seeds 1-100 (13.9%) but won less
-(31.7%) and scored 123 [-27, 273] per game less than 1.
-
-On six more sets of seeds, run later without any change (400 games each): 601-700
-give 33.1% / 13.3% / 55 / +387 [144, 630]; 701-800 34.2% / 13.4% / 56 / +396 [152,
-641]; 801-900 33.4% / 13.1% / 53 / +241 [28, 454]; 901-1000 34.1% / 13.2% / 54 / +408
-[222, 593]; 1001-1100 33.3% / 13.1% / 56 / +525 [322, 728]; 1101-1200 33.1% / 14.1% /
-53 / +195 [-29, 420]. Over the eleven sets of seeds never used for tuning (4400
-games) level 3 wins 33.2% of hands and deals in on 13.6%, but two sets of 400 games
-went over 14% (seeds 1-100 and 1101-1200) and on one the interval of the score
-difference reached below zero: the margin on the bar is thin.
-
-A sharper defence was fitted and measured then, and not adopted. Small logistic
-models of readiness and of the wait chance, fitted on seeds 101-180 (with features
-such as the live wall left, discards since a claim, chows out, the share of an
-opponent's discards in a tile's suit and its sets in that suit), read the games a
-little better than the tables of :mod:`mj.robot.defence` (held-out log loss of the
-deal-in chance of each kind held 0.0797 -> 0.0771; the tables' chances are about
-twice too high between 0.005 and 0.04 and too low above 0.08). But sharper chances
-only moved level 3 along the same line, fewer deal-ins for fewer wins: with the
-deal-in cost at 1 (31.2% / 12.7% / +211 on seeds 601-700); at 0.8, fearing a deal-in
-``1 + far * shanten`` times as much, ``far`` 0.5: 32.7% / 12.5% / 57 / +304 [29, 578]
-on seeds 701-800 and 31.9% / 13.0% / 54 / +215 [0, 430] on 801-900; ``far`` 1: 32.0% /
-12.3% / 57 / +271 [-19, 561], 31.6% / 12.8% / 53 / +195 [-4, 394], 33.3% / 13.1% / 55
-/ +461 [244, 677] on 901-1000 and 32.2% / 12.9% / 55 / +371 [168, 574] on 1001-1100.
-Each gave up about three points of wins for each point of deal-in saved, and under
-this settlement a deal-in costs no more than another player's win.
-
-Where level 3 still dealt in was measured next, on seeds 101-200 with every discard of
-ours and how its hand ended: three deal-ins in five came from ready hands, where
-folding would have cost two to four wins per deal-in saved, most of the rest from hands
-one from ready. And the win-chance model, fitted on all hands, overrated a hand still
-short of ready once an opponent was likely ready, for the hand was likely to end
-before it got there: with the likeliest opponent's readiness (``threat``) between 0.5
-and 0.9, hands one from ready won 0.54 as often as the model said, two from ready
-0.32, three 0.14 (ready hands 0.9), about ``(1 - threat) ** (shanten / 2)``. So level
-3 scales the win chance by ``(1 - threat) ** (hurry * shanten)`` (:attr:`Defence.hurry`)
-and gives up a slow hand sooner against a likely ready opponent. ``hurry`` is 0.5, the
-fit. On seeds never used for tuning (400 games each), win rate / deal-in rate / mean
-winning score / score difference per game with ``hurry`` 0.5, with 1, and without:
-
-* seeds 1201-1300: 32.5% / 13.6% / 54 / +316 [71, 562]; 32.2% / 13.0% / 54 / +279 [40, 517];
-  33.0% / 14.3% / 53 / +408 [236, 581];
-* seeds 1301-1400: 31.8% / 13.8% / 55 / +337 [115, 559]; 31.7% / 12.6% / 55 / +278 [56, 500];
-  32.5% / 14.1% / 54 / +310 [89, 531];
-* seeds 1701-1800: 32.6% / 12.5% / 54 / +267 [55, 479]; 31.6% / 12.1% / 55 / +203 [-27, 433];
-* seeds 1801-1900: 32.4% / 13.7% / 55 / +311 [104, 518]; 31.6% / 13.5% / 55 / +314 [80, 547];
-* seeds 1901-2000, run once after 0.5 was adopted: 32.4% / 12.6% / 56 / +365 [116, 613].
-
-With 1, on more sets (without it in brackets): 1101-1200 32.3% / 12.5% / 54 / +192 [-23,
-407] (33.1% / 14.1% / 53 / +195 [-29, 420]); 1401-1500 32.9% / 13.3% / 56 / +448 [110,
-786] (34.6% / 13.3% / 56 / +577 [290, 863]); 1501-1600 32.8% / 12.5% / 54 / +279 [60,
-499] (33.3% / 13.3% / 54 / +354 [110, 597]); 1601-1700 32.8% / 13.6% / 53 / +220 [5, 435]
-(33.6% / 14.2% / 55 / +365 [159, 570]). Without it, four sets of six dealt in on more
-than 14%. Hurry 1 dealt in on none, but it paid about 0.9 points of wins and 86 points
-of score per game for its point of deal-in, and on two sets of eight its score interval
-reached below zero; 0.5 saved about half the deal-ins for about a third of the score.
-0.75 saved no more than 0.5 (1201-1300: 32.0% / 13.4% / +311; 1401-1500: 33.7% / 13.2%
-/ +571; 1501-1600: 32.9% / 13.0% / +303; 1601-1700: 33.5% / 13.6% / +275); hurrying only
-hands two or more from ready saved nothing (32.8% / 14.1% / +420 on 1201-1300), and
-scaling each discard's own chance by its shanten, instead of the hand's, folded ready
-hands less and dealt in more (33.5% / 14.8% / +364). Weighing each useful tile by the
-useful tiles it leads to (the waits a hand one from ready would get) changed nothing
-measurable (33.1% / 14.1% / +444 on 1201-1300) for half again the time per decision,
-and was left out.
+much as level 3. Level 3 also weighs each hand by what it is worth, giving up a
+cheap hand sooner than a dear one or East's; among the discards that leave the
+same shanten it weighs the useful tiles each keeps by the :func:`prospect` of the
+hand it leaves (a flush it leans to, a pair of a doubling honour); and it counts a
+hand short of ready as less likely to win the likelier an opponent is ready
+(:attr:`Defence.hurry`). How each of these was chosen and what it measured, with
+the alternatives tried and left out, is in ``docs/robot-tuning.md``.
 
 Deciding from the view alone, a strategy keeps only the combination it plays with
 and a seeded random generator used only to break exact ties, so the same views in
