@@ -18,20 +18,61 @@ import sys
 import threading
 from collections.abc import Callable
 from pathlib import Path
+from typing import Generic, TypeVar
 
 #: Writes ``data`` to ``path`` with ``mode`` (:func:`mj.server.saver.write_atomically`).
 Write = Callable[[Path, bytes, int], None]
 
 
-class DiskQueue:
-    """One worker thread writing queued files; :meth:`close` waits until all are written."""
+Item = TypeVar("Item")
 
-    def __init__(self, write: Write) -> None:
-        self._write = write
-        self._pending: dict[Path, tuple[bytes, int]] = {}
+
+class _Worker(Generic[Item]):
+    """One worker thread doing queued disk work in order; :meth:`close` waits until all is done.
+
+    Subclasses keep the queue: :meth:`_next` takes the next item (under the lock),
+    :meth:`_do` does it (outside the lock, so the loop can queue more meanwhile).
+    """
+
+    def __init__(self, name: str) -> None:
         self._changed = threading.Condition()
         self._closing = False
-        self._thread = threading.Thread(target=self._run, name="mj-saves", daemon=True)
+        self._thread = threading.Thread(target=self._run, name=name, daemon=True)
+
+    def close(self) -> None:
+        """Do what is queued, then stop the thread."""
+        with self._changed:
+            self._closing = True
+            self._changed.notify()
+        self._thread.join()
+
+    def _queued(self) -> bool:
+        raise NotImplementedError
+
+    def _next(self) -> Item:
+        raise NotImplementedError
+
+    def _do(self, item: Item) -> None:
+        raise NotImplementedError
+
+    def _run(self) -> None:
+        while True:
+            with self._changed:
+                while not self._queued() and not self._closing:
+                    self._changed.wait()
+                if not self._queued():
+                    return
+                item = self._next()
+            self._do(item)
+
+
+class DiskQueue(_Worker[tuple[Path, bytes, int]]):
+    """Writes queued files, in the order of their last save."""
+
+    def __init__(self, write: Write) -> None:
+        super().__init__("mj-saves")
+        self._write = write
+        self._pending: dict[Path, tuple[bytes, int]] = {}
         self._thread.start()
 
     def write(self, path: Path, data: bytes, mode: int) -> None:
@@ -41,30 +82,24 @@ class DiskQueue:
             self._pending[path] = (data, mode)
             self._changed.notify()
 
-    def close(self) -> None:
-        """Write what is queued, then stop the thread."""
-        with self._changed:
-            self._closing = True
-            self._changed.notify()
-        self._thread.join()
+    def _queued(self) -> bool:
+        return bool(self._pending)
 
-    def _run(self) -> None:
-        while True:
-            with self._changed:
-                while not self._pending and not self._closing:
-                    self._changed.wait()
-                if not self._pending:
-                    return
-                path = next(iter(self._pending))
-                data, mode = self._pending.pop(path)
-            try:
-                self._write(path, data, mode)
-            except OSError as exc:
-                print(f"+W+ unable to save state to {path.name}: {exc}", file=sys.stderr, flush=True)
+    def _next(self) -> tuple[Path, bytes, int]:
+        path = next(iter(self._pending))
+        data, mode = self._pending.pop(path)
+        return path, data, mode
+
+    def _do(self, item: tuple[Path, bytes, int]) -> None:
+        path, data, mode = item
+        try:
+            self._write(path, data, mode)
+        except OSError as exc:
+            print(f"+W+ unable to save state to {path.name}: {exc}", file=sys.stderr, flush=True)
 
 
-class SyncQueue:
-    """One worker thread calling ``fsync``, in order; :meth:`close` waits until all are done.
+class SyncQueue(_Worker[int]):
+    """Calls ``fsync``, in order.
 
     It is handed a duplicate of the descriptor, closed once synced, so the loop may
     close or replace its own meanwhile. A failure is one line on standard error,
@@ -72,11 +107,9 @@ class SyncQueue:
     """
 
     def __init__(self, what: str) -> None:
+        super().__init__("mj-syncs")
         self._what = what
         self._pending: list[int] = []
-        self._changed = threading.Condition()
-        self._closing = False
-        self._thread = threading.Thread(target=self._run, name="mj-syncs", daemon=True)
         self._thread.start()
 
     def sync(self, fd: int) -> None:
@@ -86,24 +119,16 @@ class SyncQueue:
             self._pending.append(duplicate)
             self._changed.notify()
 
-    def close(self) -> None:
-        """Do what is queued, then stop the thread."""
-        with self._changed:
-            self._closing = True
-            self._changed.notify()
-        self._thread.join()
+    def _queued(self) -> bool:
+        return bool(self._pending)
 
-    def _run(self) -> None:
-        while True:
-            with self._changed:
-                while not self._pending and not self._closing:
-                    self._changed.wait()
-                if not self._pending:
-                    return
-                fd = self._pending.pop(0)
-            try:
-                os.fsync(fd)
-            except OSError as exc:
-                print(f"+W+ {self._what}: {exc}", file=sys.stderr, flush=True)
-            finally:
-                os.close(fd)
+    def _next(self) -> int:
+        return self._pending.pop(0)
+
+    def _do(self, item: int) -> None:
+        try:
+            os.fsync(item)
+        except OSError as exc:
+            print(f"+W+ {self._what}: {exc}", file=sys.stderr, flush=True)
+        finally:
+            os.close(item)
