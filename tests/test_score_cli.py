@@ -236,7 +236,7 @@ MALFORMED = [
         "a robbed kong's tile WD is held once",
     ),
     ("unknown rules", changed(IMS_HAND, rules="riichi"), "unknown rules 'riichi'"),
-    ("beijing", changed(IMS_HAND, rules="beijing"), "beijing rules: not yet supported"),
+    ("beijing with flowers", changed(IMS_HAND, rules="beijing"), "Beijing plays without flowers"),
     ("classical flowers off", changed(CLASSICAL_HAND, options={"Flowers": 0}, flowers=["1F"]), "Flowers option is off"),
     ("not an object", [1, 2], "the input must be one JSON object"),
     ("not JSON", "{seat: S", "the input is not JSON"),
@@ -253,11 +253,11 @@ def test_malformed_input_exits_2_with_one_line_naming_the_fault(
     assert message in err
 
 
-def test_an_unknown_rules_option_is_one_line_too(
+def test_the_rules_argument_overrides_the_inputs_rules(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     status, out, err = run_score(IMS_HAND, "--rules", "beijing", monkeypatch=monkeypatch, capsys=capsys)
-    assert (status, out, err) == (2, "", "mj score: beijing rules: not yet supported\n")
+    assert (status, out, err) == (2, "", "mj score: flowers are given, but Beijing plays without flowers\n")
 
 
 def test_a_missing_file_is_one_line(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
