@@ -24,7 +24,8 @@ from typing import Final
 
 from mj.hand.complete import decompositions
 from mj.hand.counting import HONOURS_START, SUIT_STARTS
-from mj.hand.distance import shanten_all
+from mj.hand.distance import shanten as standard_shanten
+from mj.hand.distance import shanten_seven_pairs
 from mj.tiles import KINDS, NUM_KINDS, Tile
 
 #: A need no joker count can meet.
@@ -144,7 +145,10 @@ def shanten(counts: Sequence[int], wild: int, declared_sets: int, seven_pairs: b
     if is_complete(counts, wild, declared_sets, seven_pairs):
         return -1
     real, wilds = _split(counts, wild)
-    return max(0, shanten_all(real, declared_sets, seven_pairs and declared_sets == 0) - wilds)
+    best = standard_shanten(real, declared_sets)
+    if seven_pairs and declared_sets == 0:
+        best = min(best, shanten_seven_pairs(real))
+    return max(0, best - wilds)
 
 
 @dataclass(frozen=True, slots=True)
