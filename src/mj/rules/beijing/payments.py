@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from mj.rules.beijing.scoring import BeijingScore
-from mj.rules.winhand import SEAT_LETTERS
+from mj.rules.beijing.scoring import SEAT_NAMES, BeijingScore
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,8 +33,8 @@ def pay(winner: int, discarder: int | None, scored: BeijingScore, discarder_pays
         payer = discarder if discarder_pays_all and discarder is not None else p.payer
         changes[payer] -= p.amount
         changes[winner] += p.amount
-        for_whom = f" for {SEAT_LETTERS[p.payer]}" if payer != p.payer else ""
-        lines.append(f"{SEAT_LETTERS[payer]} pays {SEAT_LETTERS[winner]} {p.amount}{for_whom}")
+        for_whom = f" for {SEAT_NAMES[p.payer]}" if payer != p.payer else ""
+        lines.append(f"{SEAT_NAMES[payer]} pays {SEAT_NAMES[winner]} {p.amount}{for_whom}")
     return _payments(changes, lines)
 
 
@@ -43,5 +42,5 @@ def busted_banker(banker: int, points: int) -> Payments:
     """The busted banker pays ``points`` to each other player."""
     changes = [points] * 4
     changes[banker] = -3 * points
-    lines = [f"{SEAT_LETTERS[banker]} pays {SEAT_LETTERS[s]} {points}" for s in range(4) if s != banker]
+    lines = [f"{SEAT_NAMES[banker]} pays {SEAT_NAMES[s]} {points}" for s in range(4) if s != banker]
     return _payments(changes, lines)

@@ -24,10 +24,12 @@ from mj.melds import MeldKind
 from mj.rules.beijing import options as opt
 from mj.rules.beijing.options import BeijingOptions
 from mj.rules.beijing.wilds import MAX_WILDS_ON_DISCARD, wild_of
-from mj.rules.winhand import EAST, SEAT_LETTERS, How, WinningHand
+from mj.rules.winhand import EAST, How, WinningHand
 from mj.tiles import CHARACTER, KINDS, SUITS, WIND, Tile, code, kind_index
 
 FIVE_CHARACTERS: Final = CHARACTER + 5
+#: Seat names in score and payment texts, East first.
+SEAT_NAMES: Final = ("East", "South", "West", "North")
 
 
 @dataclass(frozen=True, slots=True)
@@ -291,7 +293,7 @@ class BeijingScore:
         for p in self.payers:
             own = [f"{name} {n}" for name, n in p.doubles if (name, n) not in self.shared]
             extra = f" (own doubles: {', '.join(own)})" if own else ""
-            lines.append(f"{SEAT_LETTERS[p.payer]} owes {p.amount}{extra}")
+            lines.append(f"{SEAT_NAMES[p.payer]} owes {p.amount}{extra}")
         return "\n".join(lines)
 
 
