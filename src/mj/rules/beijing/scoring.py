@@ -1,9 +1,9 @@
 """Beijing scoring: whether a hand may go out this way, its doubles, rare events and kong points.
 
-Each double, rare event and kong award is one row of :data:`DOUBLES` or :data:`POINTS`:
-its name, what it is worth, and the test saying how often it applies to one payer
-(None: the hand's own facts, the same for every payer). The explanation of a score is
-printed from those rows, so the text cannot drift from the arithmetic.
+Each double is one row of :data:`DOUBLES` (its name and the test saying how often it
+applies to one payer) and each rare event one row of :data:`RARE_EVENTS`; the
+explanation of a score is printed from those rows, so the text cannot drift from the
+arithmetic.
 
 Each payer pays ``unit × 2^(doubles that apply to them)``, plus the rare events'
 points (never doubled) and the kong points (doubled by Kong Bloom, and for the banker
@@ -199,6 +199,7 @@ DOUBLES: Final[tuple[Double, ...]] = (
     Double("All Pungs", _hand(_all_pungs)),
     Double("Single Tile", _hand(_single_tile)),
     Double("Last Tile", _hand(_last_tile)),
+    Double("Upstairs", _hand(_upstairs)),
 )
 
 
@@ -349,18 +350,12 @@ def _score_reading(r: Reading) -> BeijingScore:
         if payer == hand.seat:
             continue
         applied = {d.name: n for d in DOUBLES if (n := d.test(r, payer))}
-        if r.upstairs:
-            applied["Upstairs"] = 1
         per_payer.append(applied)
         doubles = sum(applied.values())
         amount = unit * 2**doubles + (rare_points + kongs * 2 ** kong_doubles(r, payer)) * upstairs
         payers.append(PayerScore(payer, tuple(applied.items()), amount))
-    names = [*(d.name for d in DOUBLES), "Upstairs"]
-    shared = tuple(
-        (name, per_payer[0][name])
-        for name in names
-        if all(p.get(name) == per_payer[0].get(name) for p in per_payer) and name in per_payer[0]
-    )
+    first = per_payer[0]
+    shared = tuple((name, n) for name, n in first.items() if all(p.get(name) == n for p in per_payer))
     return BeijingScore(True, "", shared, tuple(payers), rare, kongs, r.upstairs)
 
 
