@@ -300,6 +300,10 @@ def test_a_player_with_open_sets_wins_only_by_their_own_tile() -> None:
     assert result(how="self-drawn", discarder=None, **hand)["allowed"]
 
 
+def test_robbing_a_kong_is_paid_as_a_discard_by_the_robbed_player() -> None:
+    assert result(how="robbed-kong")["payments"] == result()["payments"]
+
+
 def test_a_player_with_more_than_two_wilds_wins_only_by_their_own_tile() -> None:
     three = {"wild_indicator": "WW", "concealed": "2B 3B 4B 4C 5C 6C 7D 8D 9D NW NW NW EW EW"}
     assert "more than 2 wild" in refused(**three)
