@@ -74,16 +74,26 @@ def _patterns(real: Sequence[int]) -> tuple[Pattern, Pattern, Pattern, Pattern]:
     return b, c, d, tuple(real[HONOURS_START:])
 
 
+@cache
+def _suit_needs(pattern: Pattern) -> tuple[int, int]:
+    """A suit's need without and with the pair, and the extra the pair costs: one look-up per group and test."""
+    without = group_need(pattern, False, True)
+    return without, group_need(pattern, True, True) - without
+
+
+@cache
+def _honour_needs(pattern: Pattern) -> tuple[int, int]:
+    without = group_need(pattern, False, False)
+    return without, group_need(pattern, True, False) - without
+
+
 def jokers_needed(real: Sequence[int]) -> int:
     """Fewest jokers that make the counts ``real`` into sets and one pair."""
-    total = 0
-    extra = UNREACHABLE
-    for n, pattern in enumerate(_patterns(real)):
-        suited = n < 3
-        without = group_need(pattern, False, suited)
-        total += without
-        extra = min(extra, group_need(pattern, True, suited) - without)
-    return min(total + extra, UNREACHABLE)
+    b, b_pair = _suit_needs(tuple(real[0:9]))
+    c, c_pair = _suit_needs(tuple(real[9:18]))
+    d, d_pair = _suit_needs(tuple(real[18:27]))
+    h, h_pair = _honour_needs(tuple(real[27:34]))
+    return min(b + c + d + h + min(b_pair, c_pair, d_pair, h_pair), UNREACHABLE)
 
 
 def sets_needed(real: Sequence[int]) -> int:
@@ -101,9 +111,9 @@ def _split(counts: Sequence[int], wild: int) -> tuple[list[int], int]:
     return real, wilds
 
 
-def seven_pairs_needed(real: Sequence[int]) -> int:
+def seven_pairs_needed(real: list[int]) -> int:
     """Jokers that make ``real`` seven pairs (four of a kind is two pairs): one per odd count."""
-    return sum(c & 1 for c in real)
+    return len(real) - real.count(0) - real.count(2) - real.count(4)
 
 
 def is_complete(counts: Sequence[int], wild: int, declared_sets: int, seven_pairs: bool = True) -> bool:
