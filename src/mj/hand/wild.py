@@ -69,14 +69,13 @@ def group_need(pattern: Pattern, pair: bool, suited: bool) -> int:
     return best
 
 
-def _patterns(real: Sequence[int]) -> tuple[Pattern, Pattern, Pattern, Pattern]:
-    b, c, d = (tuple(real[s : s + 9]) for s in SUIT_STARTS)
-    return b, c, d, tuple(real[HONOURS_START:])
+_BAMBOO, _CHARACTERS, _CIRCLES = (slice(start, start + 9) for start in SUIT_STARTS)
+_HONOURS: Final = slice(HONOURS_START, None)
 
 
 @cache
 def _suit_needs(pattern: Pattern) -> tuple[int, int]:
-    """A suit's need without and with the pair, and the extra the pair costs: one look-up per group and test."""
+    """A suit's need without the pair, and what the pair adds: one look-up per group and test."""
     without = group_need(pattern, False, True)
     return without, group_need(pattern, True, True) - without
 
@@ -89,16 +88,17 @@ def _honour_needs(pattern: Pattern) -> tuple[int, int]:
 
 def jokers_needed(real: Sequence[int]) -> int:
     """Fewest jokers that make the counts ``real`` into sets and one pair."""
-    b, b_pair = _suit_needs(tuple(real[0:9]))
-    c, c_pair = _suit_needs(tuple(real[9:18]))
-    d, d_pair = _suit_needs(tuple(real[18:27]))
-    h, h_pair = _honour_needs(tuple(real[27:34]))
+    b, b_pair = _suit_needs(tuple(real[_BAMBOO]))
+    c, c_pair = _suit_needs(tuple(real[_CHARACTERS]))
+    d, d_pair = _suit_needs(tuple(real[_CIRCLES]))
+    h, h_pair = _honour_needs(tuple(real[_HONOURS]))
     return min(b + c + d + h + min(b_pair, c_pair, d_pair, h_pair), UNREACHABLE)
 
 
 def sets_needed(real: Sequence[int]) -> int:
     """Fewest jokers that make the counts ``real`` into sets with no pair."""
-    return min(sum(group_need(p, False, n < 3) for n, p in enumerate(_patterns(real))), UNREACHABLE)
+    suits = sum(_suit_needs(tuple(real[group]))[0] for group in (_BAMBOO, _CHARACTERS, _CIRCLES))
+    return min(suits + _honour_needs(tuple(real[_HONOURS]))[0], UNREACHABLE)
 
 
 def _split(counts: Sequence[int], wild: int) -> tuple[list[int], int]:
