@@ -448,6 +448,21 @@ def test_upstairs_doubles_everything_only_when_the_table_plays_it() -> None:
     plain = score(hand, opt.DEFAULTS, parse("EW"), upstairs=True)
     up = score(hand, opt.parse({"Upstairs": True}), parse("EW"), upstairs=True)
     assert [p.amount for p in up.payers] == [2 * p.amount for p in plain.payers]
+    assert ("Upstairs", 1) in up.shared and ("Upstairs", 1) not in plain.shared
+
+
+def test_upstairs_after_the_bankers_third_stay_is_its_own_option() -> None:
+    hand = parse_request(BASE).hand
+    plain = score(hand, opt.DEFAULTS, parse("EW"), upstairs=True)
+    up = score(hand, opt.parse({"UpstairsBanker": True}), parse("EW"), upstairs=True)
+    assert up.total == 2 * plain.total
+
+
+def test_upstairs_doubles_the_points_too() -> None:
+    hand = parse_request({**BASE, "seat": "E", "how": "self-drawn", "discarder": None, "first_turn": True}).hand
+    plain = score(hand, opt.DEFAULTS, parse("EW"))
+    up = score(hand, opt.parse({"Upstairs": True}), parse("EW"), upstairs=True)
+    assert up.total == 2 * plain.total == 2 * 3 * (16 + 20)
 
 
 def test_busted_banker_pays_each_other_player_the_agreed_points() -> None:
