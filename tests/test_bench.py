@@ -22,6 +22,7 @@ from mj.seeds import parse_seeds
 TINY = {
     "score": ["--hands", "20", "--rounds", "2"],
     "shanten": ["--hands", "20", "--passes", "2"],
+    "wild": ["--hands", "20", "--passes", "2"],
     "simulate": ["--hands", "5"],
 }
 

@@ -49,6 +49,19 @@ CLASSICAL_HAND: dict[str, Any] = {
 }
 
 
+#: A Beijing hand: South wins West's 9D, East wind turned up (South Wind wild, none held).
+BEIJING_HAND: dict[str, Any] = {
+    "rules": "beijing",
+    "seat": "S",
+    "round": "E",
+    "concealed": "2B 3B 4B 4C 5C 6C 7D 8D 9D 3D 4D 5D EW EW",
+    "winning_tile": "9D",
+    "how": "discard",
+    "discarder": "W",
+    "wild_indicator": "EW",
+}
+
+
 def run_score(
     data: object, *args: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> tuple[int, str, str]:
@@ -81,6 +94,32 @@ def test_ims_json_output_has_the_contract_fields_in_its_order(score_json: Any) -
     assert (result["allowed"], result["score"], result["fan"], result["bonus"]) == (True, 12, 3, 4)
     assert result["elements"] == [{"name": "Dragon", "value": "1 fan"}, {"name": "Quadruplet", "value": "2 fan"}]
     assert result["payments"] == {"E": -4, "S": 20, "W": -12, "N": -4}
+
+
+def test_beijing_json_output_has_the_contract_fields_with_the_shared_doubles(score_json: Any) -> None:
+    result = score_json(BEIJING_HAND)
+    assert list(result) == ["allowed", "score", "doubles", "elements", "payments"]
+    assert (result["allowed"], result["score"], result["doubles"]) == (True, 20, 2)
+    assert {"name": "Own Tile", "value": "1 double for W"} in result["elements"]
+    # Per-payer doubles show in the amounts: East as banker, West as discarder pay 8, North 4.
+    assert result["payments"] == {"E": -8, "S": 20, "W": -8, "N": -4}
+
+
+def test_beijing_readable_text_says_each_double_and_who_pays_what(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, out, _ = run_score(BEIJING_HAND, monkeypatch=monkeypatch, capsys=capsys)
+    lines = out.splitlines()
+    assert status == 0 and "Closed               1 dbl" in lines and "Straight             1 dbl" in lines
+    assert "East owes 8 (own doubles: Banker 1)" in lines and "West pays South 8" in lines
+
+
+def test_a_beijing_hand_the_wild_rules_forbid_is_not_allowed_with_a_reason(score_json: Any) -> None:
+    result = score_json(changed(BEIJING_HAND, wild_indicator="8D"))
+    assert result == {
+        "allowed": False,
+        "reason": "a discarded wild tile (9D) can never be claimed to win, even at its face value",
+    }
 
 
 def test_the_readable_text_explains_each_element_the_totals_and_the_payments(
@@ -236,8 +275,19 @@ MALFORMED = [
         "a robbed kong's tile WD is held once",
     ),
     ("unknown rules", changed(IMS_HAND, rules="riichi"), "unknown rules 'riichi'"),
-    ("beijing", changed(IMS_HAND, rules="beijing"), "beijing rules: not yet supported"),
+    ("beijing with flowers", changed(IMS_HAND, rules="beijing"), "Beijing plays without flowers"),
     ("classical flowers off", changed(CLASSICAL_HAND, options={"Flowers": 0}, flowers=["1F"]), "Flowers option is off"),
+    ("beijing without indicator", changed(BEIJING_HAND, wild_indicator=None), "wild_indicator is required"),
+    ("beijing bad indicator", changed(BEIJING_HAND, wild_indicator="XX"), "wild_indicator: unknown tile code"),
+    ("beijing flower indicator", changed(BEIJING_HAND, wild_indicator="1F"), "1F is a flower or season"),
+    (
+        "beijing fifth copy",
+        changed(BEIJING_HAND, wild_indicator="EW", concealed="2B 3B 4B 4C 5C 6C 7D 8D 9D EW EW EW EW 5D"),
+        "the wild indicator is one of its four copies",
+    ),
+    ("beijing unknown option", changed(BEIJING_HAND, options={"Flowers": True}), "unknown Beijing option 'Flowers'"),
+    ("beijing bad unit", changed(BEIJING_HAND, options={"Unit": 4}), "option Unit must be a whole number from 1 to 2"),
+    ("beijing bad flag", changed(BEIJING_HAND, options={"VoidSuit": "yes"}), "option VoidSuit must be true or false"),
     ("not an object", [1, 2], "the input must be one JSON object"),
     ("not JSON", "{seat: S", "the input is not JSON"),
 ]
@@ -253,11 +303,11 @@ def test_malformed_input_exits_2_with_one_line_naming_the_fault(
     assert message in err
 
 
-def test_an_unknown_rules_option_is_one_line_too(
+def test_the_rules_argument_overrides_the_inputs_rules(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     status, out, err = run_score(IMS_HAND, "--rules", "beijing", monkeypatch=monkeypatch, capsys=capsys)
-    assert (status, out, err) == (2, "", "mj score: beijing rules: not yet supported\n")
+    assert (status, out, err) == (2, "", "mj score: flowers are given, but Beijing plays without flowers\n")
 
 
 def test_a_missing_file_is_one_line(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

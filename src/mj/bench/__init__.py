@@ -28,6 +28,7 @@ class Benchmark(Protocol):
 BENCHMARKS: Final[dict[str, str]] = {
     "score": "mj.bench.score",
     "shanten": "mj.bench.shanten",
+    "wild": "mj.bench.wild",
     "server": "mj.bench.server",
     "arena": "mj.bench.arena",
     "fuzz": "mj.bench.fuzz",

@@ -7,21 +7,20 @@ payments and readable text), and :mod:`~mj.calculator.cli` prints it.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import Final
 
-from mj.calculator import classical, ims
+from mj.calculator import beijing, classical, ims
 from mj.calculator.outcome import Element, InputError, Outcome
 from mj.calculator.request import Request, parse_request
-from mj.rules.winhand import WinningHand
 
-Calculator = Callable[[WinningHand, Mapping[str, object]], Outcome]
+Calculator = Callable[[Request], Outcome]
 
-#: Each rule system's calculator by its name; None: named, but not yet supported.
-CALCULATORS: Final[dict[str, Calculator | None]] = {
-    "classical": classical.calculate,
-    "ims": ims.calculate,
-    "beijing": None,
+#: Each rule system's calculator by its name.
+CALCULATORS: Final[dict[str, Calculator]] = {
+    "classical": lambda r: classical.calculate(r.hand, r.options),
+    "ims": lambda r: ims.calculate(r.hand, r.options),
+    "beijing": lambda r: beijing.calculate(r.hand, r.options, r.wild_indicator),
 }
 DEFAULT_RULES: Final = "classical"
 
@@ -31,10 +30,7 @@ def calculate(request: Request, rules: str | None = None) -> Outcome:
     name = rules or request.rules or DEFAULT_RULES
     if name not in CALCULATORS:
         raise InputError(f"unknown rules {name!r} (the rule systems are {', '.join(CALCULATORS)})")
-    calculator = CALCULATORS[name]
-    if calculator is None:
-        raise InputError(f"{name} rules: not yet supported")
-    return calculator(request.hand, request.options)
+    return CALCULATORS[name](request)
 
 
 __all__ = ["CALCULATORS", "DEFAULT_RULES", "Element", "InputError", "Outcome", "Request", "calculate", "parse_request"]
