@@ -36,7 +36,7 @@ from mj.melds import KongOrigin, Meld, MeldKind, chow, kong, pair, pung, special
 from mj.protocol import cmsg as C
 from mj.protocol import pmsg as P
 from mj.protocol.fields import ChowPosition
-from mj.rules.base import DeadWallPolicy, WinSource
+from mj.rules.base import Course, DeadWallPolicy, WinSource
 from mj.rules.options import GameOptions
 from mj.tiles import BLANK, Tile, kind_index
 
@@ -182,10 +182,13 @@ class SeatView:
         self.firsteast = 0
         self.protocol = 1110
         self.scores: dict[int, int] = {}
-        self.options = GameOptions()
+        self.options: GameOptions = rules.new_options()
         # The server reports every option when the game starts; until then assume a
         # game as the server creates it, which switches DeadWall16 off (§6.2).
-        self.options.set_value("DeadWall16", 0)
+        if "DeadWall16" in self.options:
+            self.options.set_value("DeadWall16", 0)
+        #: How a hand runs under these rules and options (kept up to date with the options).
+        self.course: Course = rules.course(self.options)
         self.hand_no = 0
         self.results: list[HandResult] = []
         self.game_over = False
@@ -232,6 +235,8 @@ class SeatView:
         #: Reasons given for this seat's claims that failed (ClaimDenied).
         self.denied: list[str] = []
         self.winner: int | None = None
+        #: Every player who went out this hand (several on one discard where the rules allow it).
+        self.winners: list[int] = []
         self.win_tile: Tile = BLANK
         self.win_source: WinSource | None = None
         #: The tile the winner must declare first (claimed discard or robbed kong).
@@ -320,7 +325,12 @@ class SeatView:
 
     @property
     def seven_pairs(self) -> bool:
-        return self.options.flag("SevenPairs")
+        return self.course.seven_pairs
+
+    @property
+    def last_source(self) -> WinSource:
+        """Where this seat's last tile came from (the wall, or a loose tile after a kong or a flower)."""
+        return self._last_source
 
     def hand_counts(self) -> list[int]:
         """:func:`~mj.hand.counts` of the own concealed tiles, as a fresh list.
@@ -449,6 +459,7 @@ class SeatView:
 
     def _game_option(self, msg: C.GameOption) -> None:
         self.options.apply_entry(msg.entry)
+        self.course = self.rules.course(self.options)
 
     def _new_round(self, msg: C.NewRound) -> None:
         self.prevailing = msg.wind
@@ -537,6 +548,7 @@ class SeatView:
                     # every action until that pause is over.
                     self.phase = Phase.PLAYING
                     self.turn = self.east
+                    self._last_source = WinSource.WALL  # East's dealt hand counts as drawn from the wall
                     self.paused = True
                     self.ready = {self.east}
             return
@@ -626,8 +638,17 @@ class SeatView:
     def _closed_kong(self, msg: C.PlayerDeclaresClosedKong) -> None:
         self._lose(msg.id, (msg.tile,) * 4)
         self.player(msg.id).melds.append(kong(msg.tile, KongOrigin.CONCEALED))
-        self.pending = Pending(msg.id, msg.tile, msg.discard, KongOrigin.CONCEALED)
-        self.claims = {}
+        if not self.course.hides_concealed_kongs:  # a hidden kong cannot be robbed: the loose tile follows
+            self.pending = Pending(msg.id, msg.tile, msg.discard, KongOrigin.CONCEALED)
+            self.claims = {}
+
+    def _reveals_kong(self, msg: C.PlayerRevealsConcealedKong) -> None:
+        """A hidden concealed kong shown at the end of the hand: its blanks become the tile."""
+        melds = self.player(msg.id).melds
+        for i, meld in enumerate(melds):
+            if meld.kind is MeldKind.KONG and meld.concealed and meld.tile == BLANK:
+                melds[i] = kong(msg.tile, KongOrigin.CONCEALED)
+                return
 
     def _adds_to_pung(self, msg: C.PlayerAddsToPung) -> None:
         self._lose(msg.id, (msg.tile,))
@@ -642,6 +663,9 @@ class SeatView:
             self.after_claim = False
 
     def _robs_kong(self, msg: C.PlayerRobsKong) -> None:
+        if self.phase is Phase.MAHJONGING and self.win_source is WinSource.ROBBED_KONG:
+            self.winners.append(msg.id)  # another winner on the same kong
+            return
         robbed = self.pending
         self.pending = None
         fed_by = None
@@ -655,6 +679,9 @@ class SeatView:
         self._goes_out(msg.id, msg.tile, WinSource.ROBBED_KONG, msg.tile, fed_by)
 
     def _mahjongs(self, msg: C.PlayerMahJongs) -> None:
+        if self.phase is Phase.MAHJONGING and self.win_source is WinSource.DISCARD:
+            self.winners.append(msg.id)  # another winner on the same discard
+            return
         if msg.tile == BLANK and self.pending is not None and self.pending.kong is None:
             discard = self.pending
             self._goes_out(msg.id, discard.tile, WinSource.DISCARD, discard.tile, discard.who)
@@ -668,6 +695,7 @@ class SeatView:
         self.turn = None
         self.pending = None
         self.winner = pid
+        self.winners = [pid]
         self.win_tile = tile
         self.win_source = source
         self.winner_pending = pending
@@ -760,6 +788,7 @@ _HANDLERS: Final[dict[type[C.CMsg], Callable[[SeatView, Any], None]]] = {
     C.PlayerRobsKong: SeatView._robs_kong,
     C.PlayerMahJongs: SeatView._mahjongs,
     C.PlayerShowsTiles: SeatView._shows,
+    C.PlayerRevealsConcealedKong: SeatView._reveals_kong,
     C.HandScore: SeatView._hand_score,
     C.Settlement: SeatView._settlement,
     C.WashOut: SeatView._washout,

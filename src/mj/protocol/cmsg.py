@@ -361,6 +361,19 @@ class PlayerFormsClosedPair(CMsg):
 
 
 @message
+class PlayerRevealsConcealedKong(CMsg):
+    """mj's extension (docs/protocol-extension.md): a concealed kong kept hidden until the hand ended.
+
+    Under a rule system that hides concealed kongs (IMS), the other seats were sent
+    ``PlayerDeclaresClosedKong`` with the blank; this names the tile once the hand is
+    over, one message per kong in the order they were declared.
+    """
+
+    id: int
+    tile: TileCode
+
+
+@message
 class PlayerShowsTiles(CMsg):
     """The player's remaining concealed tiles, as codes in the server's hand order."""
 

@@ -194,6 +194,10 @@ class GameOptions:
     def flag(self, name: str) -> bool:
         return bool(self._entries[name].value)  # not through __getitem__: asked at every move
 
+    def __contains__(self, name: object) -> bool:
+        """Whether this rule system's options include ``name``."""
+        return name in self._entries
+
     def entry(self, name: str) -> OptionEntry:
         return self._entries[name]
 
