@@ -436,6 +436,19 @@ class SeatView:
         if msg.id:
             self.my_id = msg.id
 
+    def _rules(self, msg: C.Rules) -> None:
+        """The table plays another rule system (mj's extension): its moves, its options, its wall."""
+        from mj.rules.registry import RulesError, get  # the rule systems import this module
+
+        try:
+            rules = get(msg.name)
+        except RulesError:
+            return  # a system this client does not know: it keeps its own, and the server refuses its moves
+        self.rules = rules
+        self.options = rules.new_options()
+        self.course = rules.course(self.options)
+        self._deal_size = len(rules.deal_order())
+
     def _player_msg(self, msg: C.Player) -> None:
         if msg.name:
             self.player(msg.id).name = msg.name
@@ -762,6 +775,7 @@ _CLAIM_WORDS: Final[dict[type[C.CMsg], str]] = {
 _HANDLERS: Final[dict[type[C.CMsg], Callable[[SeatView, Any], None]]] = {
     C.ConnectReply: SeatView._connect_reply,
     C.Player: SeatView._player_msg,
+    C.Rules: SeatView._rules,
     C.Game: SeatView._game,
     C.GameOption: SeatView._game_option,
     C.NewRound: SeatView._new_round,

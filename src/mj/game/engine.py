@@ -1084,8 +1084,12 @@ class Game:
             seat.score = result.score
             self._broadcast(C.PlayerShowsTiles(seat.player, tiles.codes(seat.concealed)))
             self._broadcast(C.HandScore(seat.player, result.score, result.text))
+            for name, value in result.figures:
+                self._broadcast(C.ScoreFigure(seat.player, value, name))
             scored.append((winning.seat, result, facts))
         settlement = self.rules.settle_wins(scored, self.options)
+        for payment in settlement.payments:
+            self._broadcast(C.Payment(self.seating[payment.payer], self.seating[payment.payee], payment.amount))
         seats = [w.seat for w in wins]
         self._close_hand(settlement.changes, settlement.text, 0 if 0 in seats else seats[0])
 

@@ -145,7 +145,10 @@ class IMSRules(ClassicalRules):
         if win is None:
             return HandScore(0, "")
         result = score(winning_hand(hand, win), table_options(options))
-        return HandScore(result.score, result.text, (("fan", result.fan), ("bonus", result.bonus)))
+        figures = [("fan", result.fan), ("bonus", result.bonus)]
+        figures.extend((f"fan:{line.name}", line.value) for line in result.fan_lines)
+        figures.extend((f"bonus:{line.name}", line.value) for line in result.bonus_lines)
+        return HandScore(result.score, result.text, tuple(figures))
 
     def settle_wins(self, wins: Sequence[tuple[int, HandScore, Win]], options: GameOptions) -> Settlement:
         """Each winner paid as :func:`mj.rules.ims.payments.pay` says; a seat's change sums over the winners."""
