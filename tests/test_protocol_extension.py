@@ -13,8 +13,8 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import ORIGINAL_PLAYER, OUR_SERVER
 
+from conftest import ORIGINAL_PLAYER, OUR_SERVER
 from mj.protocol import cmsg as C
 from mj.protocol.connect import EXTENDED_PROTOCOL_VERSION
 from mj.rules.registry import get
