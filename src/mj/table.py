@@ -791,7 +791,8 @@ class Table:
             seating = ids
         options = settings.rules.new_options()
         options.set_value("Timeout", settings.timeout)
-        options.set_value("DeadWall16", 0)
+        if "DeadWall16" in options:  # the original's server creates its games so (§6.2)
+            options.set_value("DeadWall16", 0)
         for entry in settings.option_entries:
             options.apply_entry(entry)
         manager = -1 if settings.no_manager else self._first_human

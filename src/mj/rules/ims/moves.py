@@ -38,6 +38,7 @@ if TYPE_CHECKING:  # the rule system imports this module
 #: The three positions of a connection, lowest first (IMS has no "any position" bid).
 POSITIONS: Final = (ChowPosition.LOWER, ChowPosition.MIDDLE, ChowPosition.UPPER)
 _ORDINARY: Final = frozenset(tiles.KINDS)
+_SPECIALS: Final = frozenset(tiles.SPECIALS)
 
 
 def legal_moves(view: SeatView, rules: IMSRules) -> list[P.PMsg]:
@@ -77,6 +78,8 @@ def _bids(view: SeatView, rules: IMSRules, tile: Tile, serial: int, discarder: i
 
 def _turn(view: SeatView, rules: IMSRules) -> list[P.PMsg]:
     concealed = view.concealed
+    if not _SPECIALS.isdisjoint(concealed):
+        return []  # a flower just drawn: the server reveals it and a replacement is on its way
     ordinary = sorted(_ORDINARY.intersection(concealed))
     found: list[P.PMsg] = [P.Discard(t, False) for t in ordinary]
     if view.after_claim:
