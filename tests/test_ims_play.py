@@ -13,6 +13,7 @@ from mj.protocol import cmsg as C
 from mj.protocol import pmsg as P
 from mj.protocol.fields import ChowPosition
 from mj.rules.classical.rules import DEAL_ORDER
+from mj.rules.ims.moves import button
 from mj.rules.ims.rules import IMS
 from mj.rules.options import GameOptions
 from mj.seatview import SeatView
@@ -308,3 +309,15 @@ def test_a_tile_added_to_a_triplet_may_be_robbed_and_the_robbed_player_pays_as_f
     # no flowers, no dealer: the bonus is 0, so only the robbed player pays
     assert (settlement.east, settlement.south, settlement.west, settlement.north) == (0, score.score, -score.score, 0)
     assert "Rob Quadruplet" in score.explanation
+
+
+def test_each_legal_move_has_the_seeds_button_name() -> None:
+    hands = ["2B 3B 4B 5B 6B 7B 8B 9B 1C 2C 3C 4C 6C 5C", "4C 6C 7C 3C 2D 3D 6D 8D EW SW WW NW RD",
+             "5C 5C 7C 3C 2D 3D 6D 8D EW SW WW NW GD", "1D 1D 4D 4D 9D 9D 8C 8C 9C 9C 5D 5D WD"]  # fmt: skip
+    table = Table([wall(hands)])
+    assert {button(table.views[EAST], m) for m in table.views[EAST].legal_moves()} == {"Discard"}
+    table.play(EAST, P.Discard(tiles.parse("5C"), False))
+    names = {pid: [button(table.views[pid], m) for m in table.views[pid].legal_moves()] for pid in PLAYERS}
+    assert names[SOUTH] == ["Draw", "Connect Lower", "Connect Middle", "Connect Upper"]
+    assert names[WEST] == ["Pass", "Triplet"]
+    assert names[NORTH] == ["Pass"]
