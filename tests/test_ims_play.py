@@ -321,3 +321,20 @@ def test_each_legal_move_has_the_seeds_button_name() -> None:
     assert names[SOUTH] == ["Draw", "Connect Lower", "Connect Middle", "Connect Upper"]
     assert names[WEST] == ["Pass", "Triplet"]
     assert names[NORTH] == ["Pass"]
+
+
+@pytest.mark.parametrize(("minimum", "spoils"), [(0, False), (2, True)])
+def test_under_a_minimum_fan_a_first_fanless_set_is_flagged_to_robots_as_spoiling_the_hand(
+    minimum: int, spoils: bool
+) -> None:
+    hands = ["2B 3B 4B 5B 6B 7B 8B 9B 1C 2C 3C 4C 6C 5C", "4C 6C 7C 3C 2D 3D 6D 8D EW SW WW NW RD",
+             "5C 5C 7C 3C 2D 3D 6D 8D EW SW WW NW GD", "1D 1D 4D 4D 9D 9D 8C 8C 9C 9C 5D 5D WD"]  # fmt: skip
+    table = Table([wall(hands)], MinimumFan=minimum)
+    west = table.views[WEST]
+    assert IMS.exposing_spoils(west, tiles.parse("5C"), True) is spoils
+    assert IMS.exposing_spoils(west, tiles.parse("5C"), False) is spoils
+    # a dragon triplet, or a triplet of the seat's or the round's wind, brings its own fan
+    assert not IMS.exposing_spoils(west, tiles.parse("GD"), True)
+    assert not IMS.exposing_spoils(west, tiles.parse("WW"), True)
+    assert not IMS.exposing_spoils(west, tiles.parse("EW"), True)
+    assert IMS.exposing_spoils(west, tiles.parse("NW"), True) is spoils

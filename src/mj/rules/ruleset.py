@@ -81,6 +81,11 @@ class Ruleset(Protocol):
         """
         ...
 
+    def exposing_spoils(self, view: SeatView, tile: Tile, pung: bool) -> bool:
+        """A hint for robots: whether exposing a set with the discard ``tile`` (a pung, else a chow) may
+        leave this seat's hand short of the minimum it needs to go out."""
+        ...
+
     def resolve_claims(self, discarder: int, claims: Sequence[Claim], options: GameOptions) -> tuple[int, ...]:
         """The seats whose claims succeed, given every seat's claim (``NO_CLAIM`` for none) on ``discarder``'s tile."""
         ...

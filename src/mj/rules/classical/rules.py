@@ -56,6 +56,10 @@ class ClassicalRules:
     def legal_moves(self, view: SeatView) -> list[PMsg]:
         return moves.legal_moves(view, self)
 
+    def exposing_spoils(self, view: SeatView, tile: Tile, pung: bool) -> bool:
+        """Never: any complete hand goes out."""
+        return False
+
     def resolve_claims(self, discarder: int, claims: Sequence[Claim], options: GameOptions) -> tuple[int, ...]:
         """The highest claim wins; between equal ones, the first in turn after the discarder."""
         best: int | None = None

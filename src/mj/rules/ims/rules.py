@@ -37,7 +37,7 @@ from mj.rules.ims.scoring import is_winning_pattern, score
 from mj.rules.options import OPTION_TABLE, GameOptions, OptionEntry, OptionType
 from mj.rules.winhand import How, WinningHand
 from mj.seatview import SeatView
-from mj.tiles import WINDS, Tile
+from mj.tiles import DRAGONS, WINDS, Tile
 
 #: The table's options: the claim timer's and the game's length from the classical table,
 #: and the seed's three table options (:data:`mj.rules.ims.options.SCHEMA`).
@@ -113,6 +113,18 @@ class IMSRules(ClassicalRules):
 
     def legal_moves(self, view: SeatView) -> list[PMsg]:
         return moves.legal_moves(view, self)
+
+    def exposing_spoils(self, view: SeatView, tile: Tile, pung: bool) -> bool:
+        """Under a Minimum Fan, the first revealed set costs Front Door Clean's fan, unless it brings its own.
+
+        A triplet of dragons, of the seat's wind or of the round wind is worth a fan
+        (:mod:`mj.rules.ims.scoring`); any other set, and every connection, is worth none.
+        """
+        if not view.options[ims_options.MINIMUM_FAN]:
+            return False
+        if pung and (tile in DRAGONS or tile == view.own_wind or tile == view.prevailing):
+            return False
+        return all(m.concealed for m in view.melds)
 
     def resolve_claims(self, discarder: int, claims: Sequence[Claim], options: GameOptions) -> tuple[int, ...]:
         """The highest bid wins, the closest successor among equals; with Multiple Wins, every MahJong.
