@@ -655,7 +655,7 @@ class Table:
         reason = None
         if message.pvers // 1000 != PROTOCOL_VERSION // 1000:
             reason = "Protocol major version mismatch"
-        elif self.settings.rules.name != CLASSICAL.name and message.pvers < EXTENDED_PROTOCOL_VERSION:
+        elif needs_extension(self.settings.rules) and message.pvers < EXTENDED_PROTOCOL_VERSION:
             reason = (
                 f"This table plays the {self.settings.rules.name} rules, which this client cannot play:"
                 " join it with mj's own client (xmj or mj-player from mj)"
@@ -696,7 +696,7 @@ class Table:
         conn.player = record.id
         conn.connect = message
         self._deliver(connection, C.ConnectReply(PROTOCOL_VERSION, record.id, ""))
-        if self.settings.rules.name != CLASSICAL.name:
+        if needs_extension(self.settings.rules):
             self._deliver(connection, C.Rules(self.settings.rules.name))
         for other in self.players:
             if other is not record:
@@ -837,6 +837,16 @@ def _check_save_name(name: str) -> None:
     """Refuse a save file name of other characters than :data:`_SAVE_NAME_CHARACTERS`, too long, or hidden."""
     if len(name) > MAX_SAVE_NAME or name.startswith(".") or not _SAVE_NAME_CHARACTERS.issuperset(name):
         raise IllegalMove(BAD_SAVE_NAME)
+
+
+def needs_extension(rules: Ruleset) -> bool:
+    """Whether an original client cannot play ``rules``: options or a course of play other than classical's.
+
+    A system that only scores differently (a test's stand-in) plays with classical's
+    messages; IMS and Beijing need mj's protocol extension (docs/protocol-extension.md).
+    """
+    options = rules.new_options()
+    return options != CLASSICAL.new_options() or rules.course(options) != CLASSICAL.course(options)
 
 
 def _as_seen_by(item: C.CMsg, player: int, hidden_kongs: bool = False) -> C.CMsg | None:
