@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from conftest import ORIGINAL_PLAYER, OUR_SERVER
+from mj import tiles
 from mj.protocol import cmsg as C
 from mj.protocol.connect import EXTENDED_PROTOCOL_VERSION
 from mj.rules.registry import get
@@ -95,3 +96,12 @@ def test_a_seat_view_told_the_rules_plays_by_them_and_reads_their_options() -> N
 )
 def test_the_extension_messages_read_back_as_they_are_written(line: str) -> None:
     assert C.decode(line).encode() == line
+
+
+def test_a_rejoining_player_is_not_shown_another_seats_hidden_concealed_kong() -> None:
+    from mj.table import _as_seen_by
+
+    kong = C.PlayerDeclaresClosedKong(2, tiles.parse("5B"), 7)
+    assert _as_seen_by(kong, 3, True) == C.PlayerDeclaresClosedKong(2, tiles.BLANK, 7)
+    assert _as_seen_by(kong, 2, True) == kong  # the owner sees its own
+    assert _as_seen_by(kong, 3, False) == kong  # classical kongs are public
