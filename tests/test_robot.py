@@ -55,6 +55,7 @@ def view_of(
         view.player(pid)
     for name, value in (options or {}).items():
         view.options.set_value(name, value)
+    view.changed()  # the options were edited directly
     view.phase = Phase.PLAYING
     view.active = True
     view.concealed = parse_many(concealed)

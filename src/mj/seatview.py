@@ -418,8 +418,9 @@ class SeatView:
         return move in [candidate for candidate in legal if type(candidate) is kind]
 
     def changed(self) -> None:
-        """Say that the view's fields were edited directly (not by :meth:`apply`): the legal moves are stale."""
+        """Say that the view's fields (its options too) were edited directly, not by :meth:`apply`."""
         self._changes += 1
+        self.course = self.rules.course(self.options)
 
     # -- updating
 
