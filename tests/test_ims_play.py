@@ -8,6 +8,7 @@ import pytest
 
 from mj import tiles
 from mj.game.engine import Config, Game
+from mj.game.restore import restore_game
 from mj.game.sends import IllegalMove, Send
 from mj.protocol import cmsg as C
 from mj.protocol import pmsg as P
@@ -16,6 +17,7 @@ from mj.rules.classical.rules import DEAL_ORDER
 from mj.rules.ims.moves import button
 from mj.rules.ims.rules import IMS
 from mj.rules.options import GameOptions
+from mj.savefile import completed_rounds_comment, format_save, parse_save
 from mj.seatview import SeatView
 from mj.tiles import BLANK, Tile
 
@@ -338,3 +340,19 @@ def test_under_a_minimum_fan_a_first_fanless_set_is_flagged_to_robots_as_spoilin
     assert not IMS.exposing_spoils(west, tiles.parse("WW"), True)
     assert not IMS.exposing_spoils(west, tiles.parse("EW"), True)
     assert IMS.exposing_spoils(west, tiles.parse("NW"), True) is spoils
+
+
+def test_an_ims_hand_saved_with_revealed_flowers_and_a_hidden_kong_is_restored_by_its_history() -> None:
+    hands = ["2B 2B 2B 2B 6B 7B 8B 9B 1C 2C 3C 4C 6C 1F", "1B 1B 2D 6D 8D EW SW WW NW RD RD 5C WD",
+             "3C 4C 1D 1D 3D 3D 4D 4D 9D 9D 7D 7D 5D", "6C 7C 5D 5D 5D 6D 6D 6D 8D 8D 8D 9D 9D"]  # fmt: skip
+    table = Table([wall(hands, loose="GD 2F GD")])
+    table.play(EAST, P.DeclareClosedKong(tiles.parse("2B")))
+    table.play(EAST, P.Discard(tiles.parse("GD"), False))
+    game = table.game
+    head: list[C.CMsg] = [C.Player(p, f"P{p}") for p in game.seating]
+    head += [game.hand_start, completed_rounds_comment(0), *(C.GameOption(0, e) for e in game.options.entries())]
+    head.append(C.Wall(tiles.codes(game.hand_wall)))
+    saved = parse_save(format_save([*head, *game.history]))
+    again = restore_game(saved, FixedWalls([]), Config(rules=IMS))
+    assert [m.encode() for m in again.history] == [m.encode() for m in game.history]
+    assert again.seats[0].specials == t("1F 2F")
