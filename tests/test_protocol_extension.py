@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import socket
 import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -18,16 +19,17 @@ from conftest import ORIGINAL_PLAYER, OUR_SERVER
 from mj import tiles
 from mj.protocol import cmsg as C
 from mj.protocol.connect import EXTENDED_PROTOCOL_VERSION
+from mj.replay import read_entries, replay
 from mj.rules.registry import get
 from mj.seatview import SeatView
 
 REFUSAL = "This table plays the ims rules, which this client cannot play"
 
 
-def start_ims_server(workdir: Path) -> tuple[subprocess.Popen[bytes], str]:
+def start_ims_server(workdir: Path, *options: str) -> tuple[subprocess.Popen[bytes], str]:
     address = str(workdir / "mj.sock")
     server = subprocess.Popen(
-        [*OUR_SERVER, "--rules", "ims", "--server", address, "--logfile", str(workdir / "game.log")],
+        [*OUR_SERVER, "--rules", "ims", "--server", address, "--logfile", str(workdir / "game.log"), *options],
         cwd=workdir,
         stdout=subprocess.PIPE,
     )
@@ -105,3 +107,29 @@ def test_a_rejoining_player_is_not_shown_another_seats_hidden_concealed_kong() -
     assert _as_seen_by(kong, 3, True) == C.PlayerDeclaresClosedKong(2, tiles.BLANK, 7)
     assert _as_seen_by(kong, 2, True) == kong  # the owner sees its own
     assert _as_seen_by(kong, 3, False) == kong  # classical kongs are public
+
+
+def test_our_robots_play_a_whole_ims_game_over_sockets_and_its_log_replays_identically(tmp_path: Path) -> None:
+    options = tmp_path / "ims.opt"
+    options.write_text("GameOption 0 NumRounds nat 0 1 1 number of rounds to play\n")
+    server, address = start_ims_server(
+        tmp_path, "--timeout", "0", "--exit-on-disconnect", "--option-file", str(options)
+    )
+    robots = [
+        subprocess.Popen([sys.executable, "-m", "mj.robot", "--server", address, "--name", f"R{n}"], cwd=tmp_path)
+        for n in range(1, 5)
+    ]
+    try:
+        for robot in robots:
+            assert robot.wait(timeout=120) == 0
+        server.wait(timeout=30)
+    finally:
+        for process in (*robots, server):
+            if process.poll() is None:
+                process.kill()
+                process.wait()
+    log = (tmp_path / "game.log").read_text()
+    assert " GameOver" in log and " Error " not in log
+    assert log.count(">cnx1 Rules ims") == 1 and " Settlement " in log
+    checked = replay(read_entries(tmp_path / "game.log"))
+    assert checked.mismatch is None, checked.mismatch
