@@ -10,10 +10,11 @@ from mj import tiles
 from mj.game.engine import Config, Game
 from mj.game.restore import restore_game
 from mj.game.sends import IllegalMove, Send
+from mj.melds import pung
 from mj.protocol import cmsg as C
 from mj.protocol import pmsg as P
 from mj.protocol.fields import ChowPosition
-from mj.rules.classical.rules import DEAL_ORDER
+from mj.rules.classical.rules import CLASSICAL, DEAL_ORDER
 from mj.rules.ims.moves import button
 from mj.rules.ims.rules import IMS
 from mj.rules.options import GameOptions
@@ -356,3 +357,11 @@ def test_an_ims_hand_saved_with_revealed_flowers_and_a_hidden_kong_is_restored_b
     again = restore_game(saved, FixedWalls([]), Config(rules=IMS))
     assert [m.encode() for m in again.history] == [m.encode() for m in game.history]
     assert again.seats[0].specials == t("1F 2F")
+
+
+def test_ims_has_no_liability_for_dangerous_discards() -> None:
+    dragons = [pung(tiles.parse(code), False) for code in ("RD", "WD")]
+    shown = CLASSICAL.exposure(dragons)
+    assert CLASSICAL.danger(tiles.parse("GD"), shown, 50, 0)  # classical: the third dragon is dangerous
+    assert IMS.exposure(dragons) == frozenset()
+    assert IMS.danger(tiles.parse("GD"), shown, 0, 3) == frozenset()
