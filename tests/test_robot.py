@@ -55,6 +55,7 @@ def view_of(
         view.player(pid)
     for name, value in (options or {}).items():
         view.options.set_value(name, value)
+    view.changed()  # the options were edited directly
     view.phase = Phase.PLAYING
     view.active = True
     view.concealed = parse_many(concealed)
@@ -706,7 +707,7 @@ def test_client_authenticates_and_exits_0_on_game_over(tmp_path: Path) -> None:
     script = ["AuthReqd basic ", "<", "ConnectReply 1110 3 ", "Error 2 Game not active", "GameOver"]
     status, sent, client = run_against(tmp_path, script, ClientConfig(id=3, name="Me", password="pw"))
     assert status == 0
-    assert sent[:2] == ["Connect 1110 3 Me", "AuthInfo basic pw"]
+    assert sent[:2] == ["Connect 1900 3 Me", "AuthInfo basic pw"]
     assert [e.text for e in client.errors] == ["Game not active"]
 
 
@@ -734,14 +735,14 @@ def test_client_speaks_tcp_when_the_address_has_a_colon() -> None:
             return await asyncio.wait_for(client.run(), 10)
 
     assert asyncio.run(main()) == 0
-    assert received == ["Connect 1110 0 T"]
+    assert received == ["Connect 1900 0 T"]
 
 
 def test_client_connects_again_when_the_server_grants_a_reconnect(tmp_path: Path) -> None:
     script = ["ConnectReply 1110 2 ", "Reconnect", "<", "GameOver"]
     status, sent, _ = run_against(tmp_path, script, ClientConfig(name="R"))
     assert status == 0
-    assert sent[:2] == ["Connect 1110 0 R", "Connect 1110 2 R"]
+    assert sent[:2] == ["Connect 1900 0 R", "Connect 1900 2 R"]
 
 
 # -- whole games on the original server

@@ -30,6 +30,7 @@ from pathlib import Path
 import pytest
 
 from conftest import ORIGINAL_SERVER, OUR_SERVER, require_original
+from mj.protocol.connect import EXTENDED_PROTOCOL_VERSION
 from mj.server.robotgame import announced_address, kill, wait_for_text
 
 OUR_ROBOT = (sys.executable, "-m", "mj.robot")
@@ -40,7 +41,7 @@ DEADLINE = 90.0
 #: The discard whose answers are held back: the first of this serial or later by a seat not relayed.
 FIRST_HELD = 3
 _DISCARD = re.compile(rb"PlayerDiscards (\d) \S+ (\d+) ")
-REJOIN = b" Connect 1110 2 Robot2\r\n"
+REJOIN = b" Connect %d 2 Robot2\r\n" % EXTENDED_PROTOCOL_VERSION
 _ANSWER = rb"(NoClaim|Pung|Chow|Kong|MahJong) %d\b"
 
 

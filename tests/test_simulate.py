@@ -8,6 +8,7 @@ import pytest
 
 from mj.arena.options import game_options
 from mj.protocol import pmsg as P
+from mj.rules import registry
 from mj.rules.classical.rules import CLASSICAL, ClassicalRules
 from mj.rules.options import GameOptions
 from mj.seatview import SeatView
@@ -77,3 +78,16 @@ class HidesPungClaims(ClassicalRules):
 def test_a_move_the_engine_accepts_outside_the_legal_moves_fails_the_simulation() -> None:
     with pytest.raises(InvariantError, match=r"^seed 1, hand \d+: player \d's move 'Pung \d+' .* yet was accepted"):
         simulate(HidesPungClaims(), hands=50, seed=1)
+
+
+@pytest.mark.parametrize(
+    ("multiple_wins", "minimum_fan"), [(0, 0), (1, 2)], ids=["defaults", "multiple-wins-minimum-fan-2"]
+)
+def test_random_play_by_the_ims_legal_moves_keeps_every_invariant(multiple_wins: int, minimum_fan: int) -> None:
+    """144 tiles once each, no concealed tile (nor hidden kong) elsewhere, moves legal, no deadlock, zero-sum pay."""
+    ims = registry.get("ims")
+    options = ims.new_options()
+    options.set_value("MultipleWins", multiple_wins)
+    options.set_value("MinimumFan", minimum_fan)
+    figures = simulate(ims, hands=60, seed=11, options=options)
+    assert figures.hands >= 60 and figures.probes > 0

@@ -24,7 +24,9 @@ from mj.narrate import Narrator
 from mj.protocol import cmsg as C
 from mj.protocol import pmsg as P
 from mj.protocol.framing import ENCODING
+from mj.rules import registry
 from mj.rules.options import OptionEntry
+from mj.rules.ruleset import Ruleset
 from mj.savefile import format_save
 from mj.server.logcompare import SYNCHRONISING
 from mj.table import TOO_FAST, Delivery, LoadError, Saver, Table, TableSettings
@@ -176,9 +178,19 @@ def _start_of(entries: Sequence[LogEntry]) -> _Start:
         original_quirks=True,
         end_on_disconnect=any(t.startswith("Message 0 0 Lost connection to player ") for t in sent),
         exit_on_disconnect=any(t.startswith("StopPlay ") and t.endswith("quitting") for t in sent),
+        rules=_rules_of(sent),
     )
     history = _loaded_history(entries, game) if players else ()
     return _Start(settings, game, players, history)
+
+
+def _rules_of(sent: Sequence[str]) -> Ruleset:
+    """The rule system the logged table played: its ``Rules`` line (docs/protocol-extension.md), else classical."""
+    name = next((t.split(" ", 1)[1] for t in sent if t.startswith("Rules ")), registry.DEFAULT_NAME)
+    try:
+        return registry.get(name.strip())
+    except registry.RulesError as exc:
+        raise ReplayError(f"the log's table plays rules mj cannot: {exc}") from None
 
 
 def _loaded_players(entries: Sequence[LogEntry]) -> tuple[C.Player, ...]:

@@ -36,7 +36,7 @@ from mj.melds import KongOrigin, Meld, MeldKind, chow, kong, pair, pung, special
 from mj.protocol import cmsg as C
 from mj.protocol import pmsg as P
 from mj.protocol.fields import ChowPosition
-from mj.rules.base import DeadWallPolicy, WinSource
+from mj.rules.base import Course, DeadWallPolicy, WinSource
 from mj.rules.options import GameOptions
 from mj.tiles import BLANK, Tile, kind_index
 
@@ -182,10 +182,13 @@ class SeatView:
         self.firsteast = 0
         self.protocol = 1110
         self.scores: dict[int, int] = {}
-        self.options = GameOptions()
+        self.options: GameOptions = rules.new_options()
         # The server reports every option when the game starts; until then assume a
         # game as the server creates it, which switches DeadWall16 off (§6.2).
-        self.options.set_value("DeadWall16", 0)
+        if "DeadWall16" in self.options:
+            self.options.set_value("DeadWall16", 0)
+        #: How a hand runs under these rules and options (kept up to date with the options).
+        self.course: Course = rules.course(self.options)
         self.hand_no = 0
         self.results: list[HandResult] = []
         self.game_over = False
@@ -232,6 +235,8 @@ class SeatView:
         #: Reasons given for this seat's claims that failed (ClaimDenied).
         self.denied: list[str] = []
         self.winner: int | None = None
+        #: Every player who went out this hand (several on one discard where the rules allow it).
+        self.winners: list[int] = []
         self.win_tile: Tile = BLANK
         self.win_source: WinSource | None = None
         #: The tile the winner must declare first (claimed discard or robbed kong).
@@ -320,7 +325,12 @@ class SeatView:
 
     @property
     def seven_pairs(self) -> bool:
-        return self.options.flag("SevenPairs")
+        return self.course.seven_pairs
+
+    @property
+    def last_source(self) -> WinSource:
+        """Where this seat's last tile came from (the wall, or a loose tile after a kong or a flower)."""
+        return self._last_source
 
     def hand_counts(self) -> list[int]:
         """:func:`~mj.hand.counts` of the own concealed tiles, as a fresh list.
@@ -408,8 +418,9 @@ class SeatView:
         return move in [candidate for candidate in legal if type(candidate) is kind]
 
     def changed(self) -> None:
-        """Say that the view's fields were edited directly (not by :meth:`apply`): the legal moves are stale."""
+        """Say that the view's fields (its options too) were edited directly, not by :meth:`apply`."""
         self._changes += 1
+        self.course = self.rules.course(self.options)
 
     # -- updating
 
@@ -425,6 +436,19 @@ class SeatView:
     def _connect_reply(self, msg: C.ConnectReply) -> None:
         if msg.id:
             self.my_id = msg.id
+
+    def _rules(self, msg: C.Rules) -> None:
+        """The table plays another rule system (mj's extension): its moves, its options, its wall."""
+        from mj.rules.registry import RulesError, get  # the rule systems import this module
+
+        try:
+            rules = get(msg.name)
+        except RulesError:
+            return  # a system this client does not know: it keeps its own, and the server refuses its moves
+        self.rules = rules
+        self.options = rules.new_options()
+        self.course = rules.course(self.options)
+        self._deal_size = len(rules.deal_order())
 
     def _player_msg(self, msg: C.Player) -> None:
         if msg.name:
@@ -449,6 +473,7 @@ class SeatView:
 
     def _game_option(self, msg: C.GameOption) -> None:
         self.options.apply_entry(msg.entry)
+        self.course = self.rules.course(self.options)
 
     def _new_round(self, msg: C.NewRound) -> None:
         self.prevailing = msg.wind
@@ -537,6 +562,7 @@ class SeatView:
                     # every action until that pause is over.
                     self.phase = Phase.PLAYING
                     self.turn = self.east
+                    self._last_source = WinSource.WALL  # East's dealt hand counts as drawn from the wall
                     self.paused = True
                     self.ready = {self.east}
             return
@@ -626,8 +652,17 @@ class SeatView:
     def _closed_kong(self, msg: C.PlayerDeclaresClosedKong) -> None:
         self._lose(msg.id, (msg.tile,) * 4)
         self.player(msg.id).melds.append(kong(msg.tile, KongOrigin.CONCEALED))
-        self.pending = Pending(msg.id, msg.tile, msg.discard, KongOrigin.CONCEALED)
-        self.claims = {}
+        if not self.course.hides_concealed_kongs:  # a hidden kong cannot be robbed: the loose tile follows
+            self.pending = Pending(msg.id, msg.tile, msg.discard, KongOrigin.CONCEALED)
+            self.claims = {}
+
+    def _reveals_kong(self, msg: C.PlayerRevealsConcealedKong) -> None:
+        """A hidden concealed kong shown at the end of the hand: its blanks become the tile."""
+        melds = self.player(msg.id).melds
+        for i, meld in enumerate(melds):
+            if meld.kind is MeldKind.KONG and meld.concealed and meld.tile == BLANK:
+                melds[i] = kong(msg.tile, KongOrigin.CONCEALED)
+                return
 
     def _adds_to_pung(self, msg: C.PlayerAddsToPung) -> None:
         self._lose(msg.id, (msg.tile,))
@@ -642,6 +677,9 @@ class SeatView:
             self.after_claim = False
 
     def _robs_kong(self, msg: C.PlayerRobsKong) -> None:
+        if self.phase is Phase.MAHJONGING and self.win_source is WinSource.ROBBED_KONG:
+            self.winners.append(msg.id)  # another winner on the same kong
+            return
         robbed = self.pending
         self.pending = None
         fed_by = None
@@ -655,6 +693,9 @@ class SeatView:
         self._goes_out(msg.id, msg.tile, WinSource.ROBBED_KONG, msg.tile, fed_by)
 
     def _mahjongs(self, msg: C.PlayerMahJongs) -> None:
+        if self.phase is Phase.MAHJONGING and self.win_source is WinSource.DISCARD:
+            self.winners.append(msg.id)  # another winner on the same discard
+            return
         if msg.tile == BLANK and self.pending is not None and self.pending.kong is None:
             discard = self.pending
             self._goes_out(msg.id, discard.tile, WinSource.DISCARD, discard.tile, discard.who)
@@ -668,6 +709,7 @@ class SeatView:
         self.turn = None
         self.pending = None
         self.winner = pid
+        self.winners = [pid]
         self.win_tile = tile
         self.win_source = source
         self.winner_pending = pending
@@ -734,6 +776,7 @@ _CLAIM_WORDS: Final[dict[type[C.CMsg], str]] = {
 _HANDLERS: Final[dict[type[C.CMsg], Callable[[SeatView, Any], None]]] = {
     C.ConnectReply: SeatView._connect_reply,
     C.Player: SeatView._player_msg,
+    C.Rules: SeatView._rules,
     C.Game: SeatView._game,
     C.GameOption: SeatView._game_option,
     C.NewRound: SeatView._new_round,
@@ -760,6 +803,7 @@ _HANDLERS: Final[dict[type[C.CMsg], Callable[[SeatView, Any], None]]] = {
     C.PlayerRobsKong: SeatView._robs_kong,
     C.PlayerMahJongs: SeatView._mahjongs,
     C.PlayerShowsTiles: SeatView._shows,
+    C.PlayerRevealsConcealedKong: SeatView._reveals_kong,
     C.HandScore: SeatView._hand_score,
     C.Settlement: SeatView._settlement,
     C.WashOut: SeatView._washout,

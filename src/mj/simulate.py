@@ -103,7 +103,7 @@ class _Run:
         self.seed = seed
         self.hand_limit = hand_limit
         self.rng = random.Random(seed)
-        options = options if options is not None else GameOptions()
+        options = options if options is not None else rules.new_options()
         walls = SeededWalls(GlibcRandom(seed), None, False)
         self.game = Game(list(PLAYERS), options, walls, config=Config(rules=rules))
         self.views = {pid: SeatView(pid, rules) for pid in PLAYERS}
@@ -202,6 +202,13 @@ class _Run:
             self.fail(f"player {pid} was sent player {msg.id}'s concealed tile: {msg.encode()!r}")
         if isinstance(msg, C.InfoTiles) and msg.id != pid and any(c not in "- " for c in msg.text.split("*")[0]):
             self.fail(f"player {pid} was sent player {msg.id}'s concealed tiles: {msg.encode()!r}")
+        hidden = self.game.course.hides_concealed_kongs
+        if hidden and isinstance(msg, C.PlayerDeclaresClosedKong) and msg.id != pid and msg.tile != BLANK:
+            self.fail(f"player {pid} was sent player {msg.id}'s concealed kong: {msg.encode()!r}")
+        if hidden and isinstance(msg, C.InfoTiles) and msg.id != pid:
+            kongs = [s for s in msg.text.split("*")[1].split() if s.count("+") == 3]
+            if any(k != "--+--+--+--" for k in kongs):
+                self.fail(f"player {pid} was sent player {msg.id}'s concealed kong: {msg.encode()!r}")
 
     def check(self) -> None:
         game = self.game

@@ -20,7 +20,7 @@ from mj.game.restore import restore_game
 from mj.game.sends import IllegalMove, Send
 from mj.protocol import cmsg as C
 from mj.protocol import pmsg as P
-from mj.protocol.connect import PROTOCOL_VERSION
+from mj.protocol.connect import EXTENDED_PROTOCOL_VERSION, PROTOCOL_VERSION
 from mj.protocol.fields import ChowPosition, PlayerOption, ProtocolError
 from mj.rules.classical.rules import CLASSICAL
 from mj.rules.options import OptionEntry
@@ -655,6 +655,11 @@ class Table:
         reason = None
         if message.pvers // 1000 != PROTOCOL_VERSION // 1000:
             reason = "Protocol major version mismatch"
+        elif needs_extension(self.settings.rules) and message.pvers < EXTENDED_PROTOCOL_VERSION:
+            reason = (
+                f"This table plays the {self.settings.rules.name} rules, which this client cannot play:"
+                " join it with mj's own client (xmj or mj-player from mj)"
+            )
         elif not 0 <= message.last_id <= MAX_PLAYER_ID:
             reason = BAD_PLAYER_ID
         elif conn.player is None and len(self.players) >= 4 and self.game is None:
@@ -691,6 +696,8 @@ class Table:
         conn.player = record.id
         conn.connect = message
         self._deliver(connection, C.ConnectReply(PROTOCOL_VERSION, record.id, ""))
+        if needs_extension(self.settings.rules):
+            self._deliver(connection, C.Rules(self.settings.rules.name))
         for other in self.players:
             if other is not record:
                 self._deliver(connection, C.Player(other.id, other.name))
@@ -784,7 +791,8 @@ class Table:
             seating = ids
         options = settings.rules.new_options()
         options.set_value("Timeout", settings.timeout)
-        options.set_value("DeadWall16", 0)
+        if "DeadWall16" in options:  # the original's server creates its games so (§6.2)
+            options.set_value("DeadWall16", 0)
         for entry in settings.option_entries:
             options.apply_entry(entry)
         manager = -1 if settings.no_manager else self._first_human
@@ -807,9 +815,10 @@ class Table:
                     self._deliver(record.connection, C.Error(0, "No history kept: resumption not supported"))
                 self.exit_status = 1
                 return
+            hidden_kongs = game.course.hides_concealed_kongs
             for item in game.history:
                 for player in newcomers:
-                    seen = _as_seen_by(item, player)
+                    seen = _as_seen_by(item, player, hidden_kongs)
                     if seen is not None:
                         self._deliver(self._connection_of(player), seen)
         self._wanted_info_tiles(game)
@@ -830,10 +839,23 @@ def _check_save_name(name: str) -> None:
         raise IllegalMove(BAD_SAVE_NAME)
 
 
-def _as_seen_by(item: C.CMsg, player: int) -> C.CMsg | None:
-    """A history item as ``player`` may see it: others' draws hidden, others' private answers left out."""
+def needs_extension(rules: Ruleset) -> bool:
+    """Whether an original client cannot play ``rules``: options or a course of play other than classical's.
+
+    A system that only scores differently (a test's stand-in) plays with classical's
+    messages; IMS and Beijing need mj's protocol extension (docs/protocol-extension.md).
+    """
+    options = rules.new_options()
+    return options != CLASSICAL.new_options() or rules.course(options) != CLASSICAL.course(options)
+
+
+def _as_seen_by(item: C.CMsg, player: int, hidden_kongs: bool = False) -> C.CMsg | None:
+    """A history item as ``player`` may see it: others' draws (and hidden concealed kongs) blank,
+    others' private answers left out."""
     if isinstance(item, C.PlayerDraws | C.PlayerDrawsLoose) and item.id != player:
         return type(item)(item.id, tiles.BLANK)
+    if hidden_kongs and isinstance(item, C.PlayerDeclaresClosedKong) and item.id != player:
+        return C.PlayerDeclaresClosedKong(item.id, tiles.BLANK, item.discard)
     if isinstance(item, C.PlayerDoesntClaim | C.SwapTile) and item.id != player:
         return None
     if isinstance(item, C.PlayerChows) and item.cpos is ChowPosition.ANYPOS and item.id != player:

@@ -67,7 +67,11 @@ def main(args: argparse.Namespace) -> int:
     try:
         if args.plot is not None:
             check_plot_path(args.plot)
-        options = game_options(args.option_file, args.option)
+        try:
+            rules = registry.get(args.rules)
+        except registry.RulesError as exc:
+            raise SpecError(str(exc)) from None
+        options = game_options(args.option_file, args.option, rules)
         result = run(
             args.players,
             games=args.games,

@@ -14,7 +14,7 @@ from typing import Final
 from mj.arena.tally import GameTally
 from mj.protocol import cmsg as C
 from mj.protocol import pmsg as P
-from mj.protocol.connect import PROTOCOL_VERSION
+from mj.protocol.connect import EXTENDED_PROTOCOL_VERSION
 from mj.robot.agent import Robot
 from mj.server.logwriter import LogWriter
 from mj.table import Table
@@ -36,7 +36,7 @@ def exchange(
     queue: deque[tuple[int, P.PMsg]] = deque()
     for k, name in enumerate(names):
         table.open(k + 1)
-        queue.append((k, P.Connect(PROTOCOL_VERSION, 0, name)))
+        queue.append((k, P.Connect(EXTENDED_PROTOCOL_VERSION, 0, name)))
     while queue:
         k, move = queue.popleft()
         sent[k].append(move)

@@ -15,13 +15,17 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from mj.arena.players import SpecError
-from mj.rules.options import GameOptions, OptionEntry, OptionError, check_value
+from mj.rules import registry
+from mj.rules.options import OptionEntry, OptionError, check_value
+from mj.rules.ruleset import Ruleset
 from mj.server.cli import read_option_file
 
 
-def game_options(option_file: Path | None = None, settings: Sequence[str] = ()) -> tuple[OptionEntry, ...]:
-    """The entries of ``option_file`` then of each ``NAME=VALUE`` setting, checked; :class:`SpecError` if not."""
-    options = GameOptions()
+def game_options(
+    option_file: Path | None = None, settings: Sequence[str] = (), rules: Ruleset = registry.DEFAULT
+) -> tuple[OptionEntry, ...]:
+    """The entries of ``option_file`` then of each ``NAME=VALUE`` setting, checked against ``rules``' options."""
+    options = rules.new_options()
     entries = list(_read(option_file)) if option_file is not None else []
     for entry in entries:
         warning = options.apply_entry(entry)

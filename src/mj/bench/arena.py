@@ -1,7 +1,8 @@
 """Hands per CPU-second on one core: four default robots in our arena, and the original system on the same seeds.
 
 Run as ``mj bench arena [--seeds 1001-1003]``. Each seed is played by four robots
-of the default level on both systems:
+of the default level on both systems (with ``--rules NAME`` other than classical, on
+ours alone: the original plays only classical):
 
 * ours: the seed's four games of ``mj arena`` (the duplicate format: seats rotated),
   each with :func:`mj.arena.game.play`, in this process (the table and the four
@@ -24,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import resource
+import sys
 import tempfile
 import time
 from dataclasses import dataclass
@@ -34,6 +36,7 @@ from mj.arena.game import SEATS, GameSetup, play
 from mj.arena.players import PlayerSpec
 from mj.bench import versus
 from mj.bench.versus import BenchError
+from mj.rules import registry
 from mj.server.robotgame import play_robot_game
 
 
@@ -52,10 +55,11 @@ class Measured:
         return self.hands / self.cpu if self.cpu else float("nan")
 
 
-def ours(seed: int) -> Measured:
+def ours(seed: int, rules: str = registry.DEFAULT_NAME) -> Measured:
     """The four games (seats rotated) of four default robots in the arena, on this process's CPU clock."""
     started = time.process_time()
-    hands = sum(play(GameSetup(seed, rotation, (PlayerSpec(),) * SEATS)).hands for rotation in range(SEATS))
+    players = (PlayerSpec(),) * SEATS
+    hands = sum(play(GameSetup(seed, rotation, players, rules=rules)).hands for rotation in range(SEATS))
     return Measured(hands, time.process_time() - started)
 
 
@@ -80,6 +84,7 @@ def original(seed: int, server: str, player: str, timeout: float) -> Measured:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     versus.add_arguments(parser)
+    parser.add_argument("--rules", default=registry.DEFAULT_NAME, help="the rule system (default classical)")
 
 
 #: Column headings of the table of figures, and their widths.
@@ -106,5 +111,24 @@ def compare(args: argparse.Namespace) -> None:
     print(f"ours / original: {mine_total.per_second / theirs_total.per_second:.2f}")
 
 
+def ours_alone(args: argparse.Namespace) -> int:
+    """Another rule system than classical: our arena's figures only."""
+    try:
+        registry.get(args.rules)
+    except registry.RulesError as exc:
+        print(f"mj bench arena: {exc}", file=sys.stderr)
+        return 2
+    print(f"hands per CPU-second on one core, four default robots, our arena, {args.rules} rules")
+    total = Measured(0, 0.0)
+    for seed in args.seeds:
+        mine = ours(seed, args.rules)
+        print(f"seed {seed}: {mine.hands} hands in {mine.cpu:.3f} CPU s", flush=True)
+        total = total + mine
+    print(f"ours (mj arena, in-process): {total.per_second:.1f} hands per CPU-second")
+    return 0
+
+
 def run(args: argparse.Namespace) -> int:
+    if args.rules != registry.DEFAULT_NAME:
+        return ours_alone(args)
     return versus.run("arena", args, compare)

@@ -24,8 +24,8 @@ from mj.melds import KongOrigin, Meld, MeldKind, chow, kong, pair, pung, special
 from mj.protocol import cmsg as C
 from mj.protocol import pmsg as P
 from mj.protocol.fields import ChowPosition
-from mj.rules.base import Claim, DeadWallPolicy, SeatHand, Win, WinSource
-from mj.rules.classical.moves import chow_partners, closed_set, may_add_to_pung, may_call, may_discard, may_rob
+from mj.rules.base import Claim, Course, DeadWallPolicy, HandScore, SeatHand, Win, WinSource
+from mj.rules.classical.moves import chow_partners, closed_set, may_add_to_pung, may_call, may_discard
 from mj.rules.classical.rules import CLASSICAL
 from mj.rules.options import GameOptions, OptionError
 from mj.rules.ruleset import Ruleset
@@ -125,6 +125,8 @@ class Game:
         self.options = options
         self.config = config
         self.rules = config.rules
+        #: How the current hand runs (asked of the rules at each deal: options change between hands).
+        self.course: Course = self.rules.course(options)
         self.walls = walls
         self.manager = manager
         self.seating = list(seating)
@@ -247,7 +249,7 @@ class Game:
             self._send(s.player, C.InfoTiles(s.player, s.info_text(True)))
         for other in self.seating:
             if other != s.player and other in self.info_tiles_wanted:
-                self._send(other, C.InfoTiles(s.player, s.info_text(False)))
+                self._send(other, C.InfoTiles(s.player, s.info_text(False, self.course.hides_concealed_kongs)))
 
     # ------------------------------------------------------------------ pauses
 
@@ -410,6 +412,7 @@ class Game:
         self.wall = Wall.build(wall_tiles, self.rules.dead_wall(self.options))
         self.history = []
         self.hand_start = self.game_message(self.config.protocol)
+        self.course = self.rules.course(self.options)
         self._broadcast(C.NewHand(self.east, start_wall, start_stack))
         for seat in self.rules.deal_order():
             self._deal_one(seat)
@@ -417,6 +420,30 @@ class Game:
             self._info_tiles(seat)
         self.phase = Phase.DECLARING
         self.turn = 0
+        if self.course.reveals_flowers:
+            self._reveal_dealt_flowers()
+
+    def _reveal_dealt_flowers(self) -> None:
+        """The declaring turns played by the engine: each seat's flowers revealed and replaced, East first.
+
+        The messages are those of players declaring (``PlayerDeclaresSpecial``, the loose
+        draw, then the blank that passes the turn on), so every view follows the deal alike.
+        """
+        for index in range(4):
+            seat = self.seats[index]
+            while (flower := next((t for t in seat.concealed if tiles.is_special(t)), None)) is not None:
+                if not self._reveal_flower(index, flower):
+                    return  # the wall ran out (not with a full wall): the hand is washed out
+            self._broadcast(C.PlayerDeclaresSpecial(seat.player, BLANK))
+            self._next_declarer()
+
+    def _reveal_flower(self, index: int, flower: Tile) -> bool:
+        """A flower or season drawn under a system that reveals them: shown, then replaced by a loose tile."""
+        seat = self.seats[index]
+        seat.remove(flower)
+        seat.specials.append(flower)
+        self._broadcast(C.PlayerDeclaresSpecial(seat.player, flower))
+        return self._draw_loose(index)
 
     def _deal_one(self, seat: int) -> None:
         tile = self.wall.draw_live()
@@ -445,6 +472,8 @@ class Game:
         pid = self.seating[seat]
         self._tile_to(seat, _draws(pid, tile), _draws(pid, BLANK))
         self._info_tiles(seat)
+        if self.course.reveals_flowers and tiles.is_special(tile):
+            return self._reveal_flower(seat, tile)
         return True
 
     def _draw_loose(self, seat: int) -> bool:
@@ -456,6 +485,8 @@ class Game:
         pid = self.seating[seat]
         self._tile_to(seat, C.PlayerDrawsLoose(pid, tile), C.PlayerDrawsLoose(pid, BLANK))
         self._info_tiles(seat)
+        if self.course.reveals_flowers and tiles.is_special(tile):
+            return self._reveal_flower(seat, tile)
         return True
 
     def _receive(self, seat: int, tile: Tile, source: WinSource) -> None:
@@ -478,6 +509,8 @@ class Game:
             raise IllegalMove("Can't discard until everybody's ready")
         tile = msg.tile
         if msg.calling:
+            if not self.course.original_call:
+                raise IllegalMove("No calling in these rules")
             if not may_call(seat.calling, seat.has_discarded, len(seat.concealed)):
                 if seat.calling:
                     raise IllegalMove("Already calling")
@@ -511,13 +544,30 @@ class Game:
         seat.remove(msg.tile, 4)
         seat.melds.append(kong(msg.tile, KongOrigin.CONCEALED))
         seat.play_melds += 1
+        if self.course.hides_concealed_kongs:
+            self._hidden_kong(index, msg.tile)
+            return
         self._open_kong_window(index, msg.tile, KongOrigin.CONCEALED)
         self._broadcast(C.PlayerDeclaresClosedKong(player, msg.tile, self.serial))
         self._info_tiles(index)
 
+    def _hidden_kong(self, index: int, tile: Tile) -> None:
+        """A concealed kong the others may not see: the blank to them, no robbing, the loose tile at once."""
+        self.serial += 1
+        self.after_claim = False
+        self.just_punged = None
+        player = self.seating[index]
+        real = C.PlayerDeclaresClosedKong(player, tile, self.serial)
+        self._tile_to(index, real, C.PlayerDeclaresClosedKong(player, BLANK, self.serial))
+        self._info_tiles(index)
+        self.kong_chain += 1
+        self._draw_loose(index)
+
     def _add_to_pung(self, player: int, msg: P.AddToPung) -> None:
         index, seat = self._require_turn(player, "Can't make a kong now")
         tile = msg.tile
+        if self.after_claim and self.course.discard_only_after_claim:
+            raise IllegalMove("Can't make a kong now")
         if not may_add_to_pung(tile, self.after_claim, self.just_punged, self.config.protocol):
             raise IllegalMove("Can't make a kong now")
         position = next(
@@ -545,16 +595,20 @@ class Game:
             self._claim(player, Claim.MAHJONG, msg.discard, None)
             return
         index, seat = self._require_turn(player, "Don't have a complete hand")
-        if not self._is_mahjong(seat, seat.concealed):
+        if self.after_claim and self.course.discard_only_after_claim:
             raise IllegalMove("Don't have a Mah Jong")
         if self.last_draw is not None:
             tile, source = self.last_draw
         else:
             tile, source = seat.concealed[-1], WinSource.WALL
+        if not self._goes_out(index, seat.concealed, tile, source, None):
+            raise IllegalMove("Don't have a Mah Jong")
         self.winning = Winning(index, tile, source, None, None)
         self.winning.facts = self._win_facts(index, tile, source)
         self.phase = Phase.MAHJONGING
         self._broadcast(C.PlayerMahJongs(player, tile))
+        if not self.course.declares_hands:
+            self._settle_at_once([self.winning])
 
     # -- claims
 
@@ -613,7 +667,7 @@ class Game:
         if pending.kong is not None:
             if kind is not Claim.MAHJONG:
                 raise IllegalMove(f"Can't {word} now")
-            if not may_rob(pending.kong, seat.melds, seat.concealed, tile):
+            if not self.rules.may_rob(pending.kong, seat.melds, seat.concealed, tile):
                 raise IllegalMove("Can only rob a closed kong for Thirteen Wonders")
         if seat.calling and kind is not Claim.MAHJONG:
             raise IllegalMove("Calling players can only claim Mah-Jong")
@@ -621,14 +675,18 @@ class Game:
             if index != (pending.seat + 1) % 4:
                 raise IllegalMove("Can't chow out of turn")
             assert cpos is not None
+            if cpos is ChowPosition.ANYPOS and not self.course.chow_any_position:
+                raise IllegalMove("Can't make that chow")
             if not self._chow_possible(seat, tile, cpos):
                 raise IllegalMove("Can't make that chow")
         elif kind is Claim.PUNG and not seat.holds(tile, 2):
             raise IllegalMove("Can't pung that tile")
         elif kind is Claim.KONG and not seat.holds(tile, 3):
             raise IllegalMove("Can't kong that tile")
-        elif kind is Claim.MAHJONG and not self._is_mahjong(seat, [*seat.concealed, tile]):
-            raise IllegalMove("Can't mah-jong with that tile")
+        elif kind is Claim.MAHJONG:
+            source = WinSource.DISCARD if pending.kong is None else WinSource.ROBBED_KONG
+            if not self._goes_out(index, [*seat.concealed, tile], tile, source, pending.seat):
+                raise IllegalMove("Can't mah-jong with that tile")
         pending.claims[index] = (kind, cpos)
         announce: C.CMsg
         if kind is Claim.CHOW:
@@ -665,8 +723,11 @@ class Game:
         pending = self.pending
         assert pending is not None
         answers = [pending.claims.get(i, _NO_ANSWER)[0] for i in range(4)]
-        winners = self.rules.resolve_claims(pending.seat, answers)
-        # Classical's rules grant one claim at most; several winners come with the systems that allow them.
+        winners = self.rules.resolve_claims(pending.seat, answers, self.options)
+        if winners and not self.course.declares_hands and answers[winners[0]] is Claim.MAHJONG:
+            self._win_on_tile(pending, winners)
+            return
+        # With a declaration phase one claim succeeds at most (classical's rules grant no more).
         best = winners[0] if winners else None
         if pending.kong is not None:
             self._resolve_kong(pending, best)
@@ -712,8 +773,38 @@ class Game:
             self.pending = None
             self.phase = Phase.MAHJONGING
             self.winning = Winning(best, pending.tile, WinSource.DISCARD, pending.tile, pending.seat)
-            self.winning.facts = self._win_facts(best, pending.tile, WinSource.DISCARD)
+            self.winning.facts = self._win_facts(best, pending.tile, WinSource.DISCARD, pending.seat)
             self._broadcast(C.PlayerMahJongs(player, BLANK))
+
+    def _win_on_tile(self, pending: PendingTile, winners: tuple[int, ...]) -> None:
+        """Every winner goes out on the discard (or robs the kong) at once, and the hand is settled.
+
+        The tile stays where it lies (the discard in its pile, the robbed kong's fourth
+        tile with the robber): several winners share the one tile.
+        """
+        self.pending = None
+        for i in range(4):
+            if i not in winners and pending.claims.get(i, _NO_ANSWER)[0] is not Claim.NO_CLAIM:
+                pid = self.seating[i]
+                self._send(pid, C.ClaimDenied(pid, "There was a prior claim"))
+        if pending.kong is not None:
+            konger = self.seats[pending.seat]
+            position = next(i for i, m in enumerate(konger.melds) if m.kind is MeldKind.KONG and m.tile == pending.tile)
+            konger.melds[position] = pung(pending.tile, pending.kong is KongOrigin.CONCEALED)
+        source = WinSource.DISCARD if pending.kong is None else WinSource.ROBBED_KONG
+        wins = []
+        for index in winners:
+            winning = Winning(index, pending.tile, source, pending.tile, pending.seat)
+            winning.facts = self._win_facts(index, pending.tile, source, pending.seat)
+            wins.append(winning)
+            player = self.seating[index]
+            if pending.kong is None:
+                self._broadcast(C.PlayerMahJongs(player, BLANK))
+            else:
+                self._broadcast(C.PlayerRobsKong(player, pending.tile))
+        self.winning = wins[0]
+        self.phase = Phase.MAHJONGING
+        self._settle_at_once(wins)
 
     def _deny_others(self, pending: PendingTile, winner: int) -> None:
         """Tell the other claimers they lost, in seat order from East as the original does
@@ -767,7 +858,7 @@ class Game:
         player = self.seating[robber]
         self.phase = Phase.MAHJONGING
         self.winning = Winning(robber, pending.tile, WinSource.ROBBED_KONG, pending.tile, None)
-        self.winning.facts = self._win_facts(robber, pending.tile, WinSource.ROBBED_KONG)
+        self.winning.facts = self._win_facts(robber, pending.tile, WinSource.ROBBED_KONG, pending.seat)
         self._broadcast(C.PlayerRobsKong(player, pending.tile))
 
     # -- mah-jong declarations
@@ -776,6 +867,14 @@ class Game:
         if any(t == BLANK for t in concealed):
             return self.config.original_quirks
         return self.rules.is_mahjong(seat.melds, concealed, self.options)
+
+    def _goes_out(self, index: int, concealed: list[Tile], tile: Tile, source: WinSource, feeder: int | None) -> bool:
+        """Whether seat ``index`` may go out holding ``concealed`` (the winning ``tile`` among them)."""
+        if any(t == BLANK for t in concealed):
+            return self.config.original_quirks
+        seat = self.seats[index]
+        held = SeatHand(tuple(seat.melds), tuple(concealed), tuple(seat.specials), seat.wind, self.round_wind)
+        return self.rules.goes_out(held, self._win_facts(index, tile, source, feeder), self.options)
 
     def _can_finish(self, melds: list[Meld], concealed: list[Tile]) -> bool:
         """Can the winner still complete a hand after declaring ``melds``?"""
@@ -969,14 +1068,48 @@ class Game:
             cannoneer,
             self.options,
         )
-        for seat, change in zip(self.seats, result.changes, strict=True):
+        self._close_hand(result.changes, result.text, winning.seat)
+
+    def _settle_at_once(self, wins: list[Winning]) -> None:
+        """No declaration phase: hidden kongs and the winners' tiles shown, each winner scored, one settlement."""
+        self._reveal_hidden_kongs()
+        scored: list[tuple[int, HandScore, Win]] = []
+        for winning in wins:
+            seat = self.seats[winning.seat]
+            held = [*seat.concealed, winning.tile] if winning.discarder is not None else list(seat.concealed)
+            hand = SeatHand(tuple(seat.melds), tuple(held), tuple(seat.specials), seat.wind, self.round_wind)
+            facts = winning.facts
+            assert facts is not None
+            result = self.rules.score(hand, facts, self.options, self.config.special_scores)
+            seat.score = result.score
+            self._broadcast(C.PlayerShowsTiles(seat.player, tiles.codes(seat.concealed)))
+            self._broadcast(C.HandScore(seat.player, result.score, result.text))
+            for name, value in result.figures:
+                self._broadcast(C.ScoreFigure(seat.player, value, name))
+            scored.append((winning.seat, result, facts))
+        settlement = self.rules.settle_wins(scored, self.options)
+        for payment in settlement.payments:
+            self._broadcast(C.Payment(self.seating[payment.payer], self.seating[payment.payee], payment.amount))
+        seats = [w.seat for w in wins]
+        self._close_hand(settlement.changes, settlement.text, 0 if 0 in seats else seats[0])
+
+    def _reveal_hidden_kongs(self) -> None:
+        if self.course.hides_concealed_kongs:
+            for seat in self.seats:
+                for meld in seat.melds:
+                    if meld.kind is MeldKind.KONG and meld.concealed:
+                        self._broadcast(C.PlayerRevealsConcealedKong(seat.player, meld.tile))
+
+    def _close_hand(self, changes: tuple[int, int, int, int], text: str, winner: int) -> None:
+        """The settlement applied and announced; the dealer, the round and the game move on."""
+        for seat, change in zip(self.seats, changes, strict=True):
             self.scores[seat.player] += change
-        e, s, w, n = result.changes
-        self._broadcast(C.Settlement(e, s, w, n, result.text))
-        if winning.seat == 0:
+        e, s, w, n = changes
+        self._broadcast(C.Settlement(e, s, w, n, text))
+        if winner == 0:
             self.hands_as_east += 1
-        self.last_winner = winning.seat
-        rotates = self.rules.dealer_rotates(winning.seat, self.hands_as_east)
+        self.last_winner = winner
+        rotates = self.rules.dealer_rotates(winner, self.hands_as_east)
         if self.rules.game_ends(self.completed_rounds, rotates, self.seating[1] == self.firsteast, self.options):
             self.game_over = True
             self._broadcast(C.GameOver(), hist=False)
@@ -988,7 +1121,8 @@ class Game:
         self.phase = Phase.HAND_COMPLETE
         self.last_winner = None
         self._broadcast(C.WashOut(reason))
-        if self.options.flag("ShowOnWashout"):
+        self._reveal_hidden_kongs()
+        if self.course.show_on_washout:
             for seat in self.seats:
                 if seat.concealed:
                     self._broadcast(C.PlayerShowsTiles(seat.player, tiles.codes(seat.concealed)))
@@ -1024,7 +1158,7 @@ class Game:
                 return i
         return None
 
-    def _win_facts(self, index: int, tile: Tile, source: WinSource) -> Win:
+    def _win_facts(self, index: int, tile: Tile, source: WinSource, feeder: int | None = None) -> Win:
         seat = self.seats[index]
         visible = [0] * tiles.NUM_KINDS
         for s in self.seats:
@@ -1049,6 +1183,7 @@ class Game:
             original_call=seat.calling,
             hands_as_east=self.hands_as_east,
             winner_is_east=index == 0,
+            feeder=feeder,
         )
 
     _handlers: ClassVar[dict[type, Callable[[Game, int, Any], None]]] = {}

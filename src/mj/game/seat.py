@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from mj.melds import Meld
+from mj.melds import KongOrigin, Meld, MeldKind, kong
 from mj.tiles import BLANK, Tile, code
 
 
@@ -37,12 +37,17 @@ class Seat:
     def exposed(self) -> list[Meld]:
         return [m for m in self.melds if not m.concealed]
 
-    def info_text(self, visible: bool) -> str:
-        """The InfoTiles text (§2.6): tiles sorted (or hidden), `` *``, sets, `` * ``, specials."""
+    def info_text(self, visible: bool, hide_concealed_kongs: bool = False) -> str:
+        """The InfoTiles text (§2.6): tiles sorted (or hidden), `` *``, sets, `` * ``, specials.
+
+        With ``hide_concealed_kongs`` (a system that keeps them secret), a concealed kong
+        is written with blanks for a viewer who may not see it.
+        """
         tiles = sorted(self.concealed) if visible else [BLANK] * len(self.concealed)
         parts = [" ".join(code(t) for t in tiles), " *"]
         for meld in self.melds:
-            parts.append(" " + str(meld))
+            hidden = hide_concealed_kongs and not visible and meld.kind is MeldKind.KONG and meld.concealed
+            parts.append(" " + str(kong(BLANK, KongOrigin.CONCEALED) if hidden else meld))
         parts.append(" * ")
         parts.append(" ".join(code(t) for t in self.specials))
         return "".join(parts)

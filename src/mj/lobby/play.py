@@ -25,7 +25,7 @@ from mj.lobby.public import public_view
 from mj.lobby.store import Batch, HandState, SeatResult, SeatSpec
 from mj.protocol import cmsg as C
 from mj.protocol import pmsg as P
-from mj.protocol.connect import PROTOCOL_VERSION
+from mj.protocol.connect import EXTENDED_PROTOCOL_VERSION
 from mj.robot.agent import Robot
 from mj.robot.levels import make_strategy
 from mj.table import Delivery, Table, TableSettings
@@ -144,12 +144,12 @@ class TablePlay:
         self.robots[connection] = Robot(make_strategy(self.setup.level, seed=seed))
         self._robot_sent[connection] = []
         self.table.open(connection)
-        self.queue.append((connection, P.Connect(PROTOCOL_VERSION, 0, name)))
+        self.queue.append((connection, P.Connect(EXTENDED_PROTOCOL_VERSION, 0, name)))
 
     def stand_in(self, connection: int, player_id: int, name: str) -> None:
         """A robot sits down on a new connection: in the seat of ``player_id`` (gone) until :meth:`close`
         ends it, or (``player_id`` 0) in a free seat for good."""
-        connect = P.Connect(PROTOCOL_VERSION, player_id, name)
+        connect = P.Connect(EXTENDED_PROTOCOL_VERSION, player_id, name)
         self._record(STAND_IN, connection, connect.encode())
         self.robots[connection] = Robot(make_strategy(self.setup.level, seed=self.table.settings.seed + connection))
         if player_id:

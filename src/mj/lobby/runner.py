@@ -47,9 +47,10 @@ def table_setup(row: LobbyTable) -> TableSetup:
     turn timer, or :data:`CLAIM_SECONDS` without one.
     """
     options = json.loads(row.options)
-    entries = game_options(settings=[f"{name}={value}" for name, value in sorted(options.items())])
+    ruleset = rules.ruleset(row.rules)
+    entries = game_options(settings=[f"{name}={value}" for name, value in sorted(options.items())], rules=ruleset)
     timeout = 0 if row.robots >= 4 else row.turn_timer or CLAIM_SECONDS
-    settings = TableSettings(timeout=timeout, seed=row.seed, option_entries=entries, rules=rules.ruleset(row.rules))
+    settings = TableSettings(timeout=timeout, seed=row.seed, option_entries=entries, rules=ruleset)
     return TableSetup(settings, row.level)
 
 

@@ -49,7 +49,7 @@ def parse_request(data: object) -> TableRequest:
     if not isinstance(name, str):
         raise TableRequestError("rules: expected the name of a rule system")
     try:
-        rules.ruleset(name)
+        ruleset = rules.ruleset(name)
     except rules.UnknownRules as exc:
         raise TableRequestError(str(exc)) from None
     options = data.get("options", {})
@@ -57,7 +57,7 @@ def parse_request(data: object) -> TableRequest:
         raise TableRequestError("options: expected an object of option names and values")
     values = {str(k): int(v) if isinstance(v, bool) else v for k, v in options.items()}
     try:
-        game_options(settings=[f"{k}={v}" for k, v in sorted(values.items())])
+        game_options(settings=[f"{k}={v}" for k, v in sorted(values.items())], rules=ruleset)
     except SpecError as exc:
         raise TableRequestError(f"options: {exc}") from None
     robots = _number(data, "robots", 0, 0, SEATS)

@@ -10,6 +10,11 @@ from typing import Final
 
 #: The protocol version of the original programs (1.11), which ours speak.
 PROTOCOL_VERSION: Final = 1110
+#: The version mj's own clients announce in ``Connect``: 1110's messages and mj's extension
+#: (docs/protocol-extension.md: other rule systems than classical). The major version is the
+#: same, so any server accepts it; a table that plays another rule system admits only
+#: clients that announce at least this.
+EXTENDED_PROTOCOL_VERSION: Final = 1900
 
 
 def split_address(address: str) -> tuple[str, int] | str:

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from mj.protocol import ProtocolError
 from mj.protocol import cmsg as C
 from mj.protocol import pmsg as P
-from mj.protocol.connect import PROTOCOL_VERSION, split_address
+from mj.protocol.connect import EXTENDED_PROTOCOL_VERSION, split_address
 from mj.protocol.framing import LineDecoder, LineTooLong, encode_line
 from mj.robot.agent import Robot
 
@@ -86,7 +86,7 @@ class Client:
         return await asyncio.open_connection(*where)
 
     async def _session(self, reader: asyncio.StreamReader) -> int:
-        self._send(P.Connect(PROTOCOL_VERSION, self.config.id, self.config.name))
+        self._send(P.Connect(EXTENDED_PROTOCOL_VERSION, self.config.id, self.config.name))
         decoder = LineDecoder()
         while True:
             try:
@@ -127,7 +127,7 @@ class Client:
                 self._send(P.AuthInfo("basic", self.config.password))
                 return None
             case C.Reconnect():
-                self._send(P.Connect(PROTOCOL_VERSION, self.robot.view.my_id, self.config.name))
+                self._send(P.Connect(EXTENDED_PROTOCOL_VERSION, self.robot.view.my_id, self.config.name))
                 return None
             case C.Redirect(dest=dest):
                 self.log(f"server redirects to {dest!r}; not supported")

@@ -165,8 +165,12 @@ class LevelOne:
         if hiddenness >= 1:
             return None
         may_pung, may_kong = P.Pung in kinds, P.Kong in kinds
+        if may_pung and view.rules.exposing_spoils(view, tile, True):
+            may_pung = False  # the set would cost more than it brings (a minimum score to reach)
         chowness = combination.chowness
         positions = _chow_positions(legal) if chowness > -1 else []
+        if positions and view.rules.exposing_spoils(view, tile, False):
+            positions = []
         if not may_pung and not positions:
             return None  # the tile makes no set (most discards): no need to weigh the hand
         vector = view.hand_counts()

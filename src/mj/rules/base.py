@@ -92,6 +92,8 @@ class Win:
     #: Hands East had won in a row before this one (12 → East's 13th consecutive win).
     hands_as_east: int
     winner_is_east: bool
+    #: The seat whose discard (or added kong) fed the winning tile; None when self-drawn.
+    feeder: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,6 +102,39 @@ class HandScore:
 
     score: int
     text: str
+    #: The system's own figures behind the score, by name (IMS: ``("fan", 3), ("bonus", 5)``).
+    figures: tuple[tuple[str, int], ...] = ()
+
+    def figure(self, name: str) -> int:
+        """The figure called ``name`` (0 when the system gives none)."""
+        return next((value for key, value in self.figures if key == name), 0)
+
+
+@dataclass(frozen=True, slots=True)
+class Course:
+    """How a hand runs under a rule system, beyond its moves: the engine asks these once per hand.
+
+    Classical has every feature of Unix Mah-Jong; IMS reveals flowers itself, hides
+    concealed kongs and scores without a declaration phase.
+    """
+
+    #: After a mah-jong, the players declare their hands set by set (classical); otherwise the
+    #: scorer arranges the winner's tiles itself and the hand is settled at once.
+    declares_hands: bool
+    #: Flowers and seasons are revealed and replaced by the engine as they are drawn, not declared.
+    reveals_flowers: bool
+    #: A concealed kong's tiles reach the other seats only when the hand ends; it cannot be robbed.
+    hides_concealed_kongs: bool
+    #: A first discard may declare an Original Call (calling).
+    original_call: bool
+    #: A chow may be claimed without its position (``AnyPos``), named once granted.
+    chow_any_position: bool
+    #: Seven pairs is a complete hand.
+    seven_pairs: bool
+    #: Every hand is shown when the wall is exhausted.
+    show_on_washout: bool
+    #: In the turn a claimed discard gave, the player may only discard (no mah-jong, no kong).
+    discard_only_after_claim: bool
 
 
 @dataclass(frozen=True, slots=True)

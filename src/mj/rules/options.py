@@ -12,6 +12,8 @@ from dataclasses import dataclass, replace
 from enum import Enum
 from typing import Final
 
+from mj.rules.ims.options import SCHEMA as IMS_SCHEMA
+
 
 class OptionType(Enum):
     BOOL = "bool"
@@ -123,10 +125,19 @@ OPTION_RANGES: Final[dict[str, tuple[int, int]]] = {
 }
 
 
+#: The values an option of another rule system may take, where its schema lists them (IMS: MinimumFan 0 or 2).
+OPTION_CHOICES: Final[dict[str, tuple[int, ...]]] = {
+    spec.name: spec.allowed for spec in IMS_SCHEMA if spec.allowed is not None
+}
+
+
 def check_value(name: str, value: int | str) -> None:
     """Rules on particular options, beyond their type: the original's checks (with its texts) first."""
     if not isinstance(value, int):
         return
+    choices = OPTION_CHOICES.get(name)
+    if choices is not None and value not in choices:
+        raise OptionError(f"{name} must be {' or '.join(map(str, choices))}")
     if name == "Timeout" and value < 0:
         raise OptionError("Can't set negative timeout!")
     if name == "NumRounds" and not (value in (1, 2) or (value > 0 and value % 4 == 0)):
@@ -193,6 +204,10 @@ class GameOptions:
 
     def flag(self, name: str) -> bool:
         return bool(self._entries[name].value)  # not through __getitem__: asked at every move
+
+    def __contains__(self, name: object) -> bool:
+        """Whether this rule system's options include ``name``."""
+        return name in self._entries
 
     def entry(self, name: str) -> OptionEntry:
         return self._entries[name]

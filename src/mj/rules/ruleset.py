@@ -15,10 +15,14 @@ into the engine, and are found by name in :mod:`mj.rules.registry`:
   seat do now", which the engine checks moves against, the robot chooses among
   and the browser gateway offers as buttons; :meth:`Ruleset.resolve_claims`, the
   precedence among simultaneous claims (possibly several winners);
-* going out: :meth:`Ruleset.is_mahjong` and :meth:`Ruleset.can_finish`;
+* how a hand runs beyond its moves: :meth:`Ruleset.course` (a :class:`~mj.rules.base.Course`:
+  declaration phase or not, flowers revealed by the engine, hidden concealed kongs...);
+* going out: :meth:`Ruleset.is_mahjong`, :meth:`Ruleset.goes_out` (with the facts of the
+  win, for a system with a minimum score), :meth:`Ruleset.may_rob` and :meth:`Ruleset.can_finish`;
 * the result: :meth:`Ruleset.score` (a :class:`~mj.rules.base.HandScore` with its
   explanation) and :meth:`Ruleset.settle` (a :class:`~mj.rules.base.Settlement`
-  with each payment), and liability for dangerous discards (:meth:`Ruleset.exposure`,
+  with each payment; :meth:`Ruleset.settle_wins` for a system without a declaration
+  phase, possibly with several winners), and liability for dangerous discards (:meth:`Ruleset.exposure`,
   :meth:`Ruleset.danger`, :meth:`Ruleset.achieved`);
 * the game's course: :meth:`Ruleset.dealer_rotates` and :meth:`Ruleset.game_ends`.
 
@@ -31,9 +35,9 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 from typing import TYPE_CHECKING, Protocol
 
-from mj.melds import Meld
+from mj.melds import KongOrigin, Meld
 from mj.protocol.pmsg import PMsg
-from mj.rules.base import Claim, DeadWallPolicy, HandScore, SeatHand, Settlement, Win
+from mj.rules.base import Claim, Course, DeadWallPolicy, HandScore, SeatHand, Settlement, Win
 from mj.rules.options import GameOptions
 from mj.tiles import Tile
 
@@ -77,8 +81,29 @@ class Ruleset(Protocol):
         """
         ...
 
-    def resolve_claims(self, discarder: int, claims: Sequence[Claim]) -> tuple[int, ...]:
+    def exposing_spoils(self, view: SeatView, tile: Tile, pung: bool) -> bool:
+        """A hint for robots: whether exposing a set with the discard ``tile`` (a pung, else a chow) may
+        leave this seat's hand short of the minimum it needs to go out."""
+        ...
+
+    def resolve_claims(self, discarder: int, claims: Sequence[Claim], options: GameOptions) -> tuple[int, ...]:
         """The seats whose claims succeed, given every seat's claim (``NO_CLAIM`` for none) on ``discarder``'s tile."""
+        ...
+
+    def course(self, options: GameOptions) -> Course:
+        """How a hand runs beyond its moves (asked once per hand)."""
+        ...
+
+    def goes_out(self, hand: SeatHand, win: Win, options: GameOptions) -> bool:
+        """Whether ``hand`` (the winning tile among its concealed tiles) may go out as ``win`` says."""
+        ...
+
+    def may_rob(self, origin: KongOrigin, melds: Sequence[Meld], concealed: Sequence[Tile], tile: Tile) -> bool:
+        """Whether a kong being made (``origin``) with ``tile`` may be robbed by a player holding these."""
+        ...
+
+    def settle_wins(self, wins: Sequence[tuple[int, HandScore, Win]], options: GameOptions) -> Settlement:
+        """Without a declaration phase: who pays whom for these winners (seat, score, win), by seat."""
         ...
 
     def is_mahjong(self, melds: Sequence[Meld], concealed: Sequence[Tile], options: GameOptions) -> bool:

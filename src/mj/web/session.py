@@ -27,7 +27,7 @@ from aiohttp import web
 from mj.protocol import ProtocolError
 from mj.protocol import cmsg as C
 from mj.protocol import pmsg as P
-from mj.protocol.connect import PROTOCOL_VERSION, split_address
+from mj.protocol.connect import EXTENDED_PROTOCOL_VERSION, split_address
 from mj.protocol.framing import LineDecoder, LineTooLong, encode_line
 from mj.rules import registry
 from mj.rules.ruleset import Ruleset
@@ -107,7 +107,7 @@ class Session:
         self._writer = writer
         self._seq = 0
         self._sent.clear()
-        self._send(P.Connect(PROTOCOL_VERSION, self.view.my_id or self._requested_id, self.name))
+        self._send(P.Connect(EXTENDED_PROTOCOL_VERSION, self.view.my_id or self._requested_id, self.name))
         self._reader_task = asyncio.create_task(self._read(reader))
 
     async def _read(self, reader: asyncio.StreamReader) -> None:
@@ -191,7 +191,7 @@ class Session:
                     self._seated.set()
                 return
             case C.Reconnect():
-                self._send(P.Connect(PROTOCOL_VERSION, self.view.my_id, self.name))
+                self._send(P.Connect(EXTENDED_PROTOCOL_VERSION, self.view.my_id, self.name))
                 return
             case C.Error(seqno=seqno, text=text):
                 refused = self._sent.get(seqno)

@@ -136,7 +136,7 @@ def build(view: SeatView, log: SeatLog, dialog: Dialog | None, connection: Json,
         pid, index = log.last_discard_at
         if index < len(view.player(pid).discards):
             highlight = {"player": pid, "index": index}
-    flowers = view.options.flag("Flowers")
+    flowers = view.rules.flowers(view.options)
     return {
         "type": "state",
         "connection": connection,

@@ -12,9 +12,9 @@ from collections.abc import Hashable, Sequence
 from typing import Final
 
 from mj import hand
-from mj.melds import Meld, MeldKind
+from mj.melds import KongOrigin, Meld, MeldKind
 from mj.protocol.pmsg import PMsg
-from mj.rules.base import Claim, DeadWallPolicy, HandScore, SeatHand, Settlement, Win
+from mj.rules.base import Claim, Course, DeadWallPolicy, HandScore, SeatHand, Settlement, Win
 from mj.rules.classical import danger, moves
 from mj.rules.classical.scoring import score_hand
 from mj.rules.classical.settlement import settle
@@ -56,7 +56,11 @@ class ClassicalRules:
     def legal_moves(self, view: SeatView) -> list[PMsg]:
         return moves.legal_moves(view, self)
 
-    def resolve_claims(self, discarder: int, claims: Sequence[Claim]) -> tuple[int, ...]:
+    def exposing_spoils(self, view: SeatView, tile: Tile, pung: bool) -> bool:
+        """Never: any complete hand goes out."""
+        return False
+
+    def resolve_claims(self, discarder: int, claims: Sequence[Claim], options: GameOptions) -> tuple[int, ...]:
         """The highest claim wins; between equal ones, the first in turn after the discarder."""
         best: int | None = None
         for k in (1, 2, 3):
@@ -72,6 +76,30 @@ class ClassicalRules:
 
     def game_ends(self, completed_rounds: int, rotates: bool, round_ends: bool, options: GameOptions) -> bool:
         return rotates and round_ends and completed_rounds >= options["NumRounds"] - 1
+
+    def course(self, options: GameOptions) -> Course:
+        """Unix Mah-Jong's course: declarations after a mah-jong, flowers declared by their holders."""
+        return Course(
+            declares_hands=True,
+            reveals_flowers=False,
+            hides_concealed_kongs=False,
+            original_call=True,
+            chow_any_position=True,
+            seven_pairs=options.flag("SevenPairs"),
+            show_on_washout=options.flag("ShowOnWashout"),
+            discard_only_after_claim=False,
+        )
+
+    def goes_out(self, hand: SeatHand, win: Win, options: GameOptions) -> bool:
+        """Any complete hand goes out: classical has no minimum score."""
+        return self.is_mahjong(hand.melds, hand.concealed, options)
+
+    def may_rob(self, origin: KongOrigin, melds: Sequence[Meld], concealed: Sequence[Tile], tile: Tile) -> bool:
+        return moves.may_rob(origin, melds, concealed, tile)
+
+    def settle_wins(self, wins: Sequence[tuple[int, HandScore, Win]], options: GameOptions) -> Settlement:
+        """Never asked: classical settles every hand's score after its declaration phase (:meth:`settle`)."""
+        raise ValueError("classical settles after the declaration phase (Course.declares_hands)")
 
     def is_mahjong(self, melds: Sequence[Meld], concealed: Sequence[Tile], options: GameOptions) -> bool:
         sets = sum(1 for m in melds if m.kind is not MeldKind.PAIR) if melds else 0

@@ -1,4 +1,8 @@
-"""The Internet MahJong Server rules (seed 003, Thomas Zuwei Feng, 1996): options, scoring, payments.
+"""The Internet MahJong Server rules (seed 003, Thomas Zuwei Feng, 1996).
+
+The rule system (:mod:`~mj.rules.ims.rules`, ``IMS``: the course of play), its legal
+moves and their button names (:mod:`~mj.rules.ims.moves`), the table options, the
+scoring and the payments.
 
 Scoring follows the seed's "IMS Scoring System" to the letter; where the seed is silent
 mj reads it as docs/rules-ims.md says in full. Briefly:

@@ -444,3 +444,14 @@ def score(hand: WinningHand, options: IMSOptions) -> IMSScore:
             0,
         )
     return best
+
+
+def is_winning_pattern(concealed: Sequence[Tile], declared_sets: int) -> bool:
+    """Whether the concealed tiles complete a pattern with ``declared_sets`` sets, fan aside.
+
+    The quick test that comes before :func:`score` (which also weighs the Minimum Fan):
+    4 sets and a pair, or, with nothing declared, 7 Pairs, 13 Orphans or 13 Individuals.
+    """
+    if analysis.is_mahjong(concealed, declared_sets, True):
+        return True
+    return declared_sets == 0 and _thirteen_individuals(analysis.counts(concealed))

@@ -1,0 +1,151 @@
+"""Which moves the IMS rules allow a seat now: :func:`legal_moves`, from the seat's view alone.
+
+The seed's buttons are the protocol's messages (docs/protocol-extension.md):
+
+* in turn: [Discard] (``Discard``), [Quadruplet] from four concealed tiles
+  (``DeclareClosedKong``) or added to a revealed triplet (``AddToPung``), [MahJong]
+  (``MahJong 0``); not in the turn a claimed discard gave (the seed's bids make the
+  set, then the player discards), where only the discard is left;
+* on a discard: [Draw] for the discarder's successor and [Pass] for the others (both
+  ``NoClaim``), [Connect] at each of the three positions for the successor only
+  (``Chow`` with ``Lower``, ``Middle`` or ``Upper``), [Triplet] (``Pung``),
+  [Quadruplet] (``Kong``), [MahJong] (``MahJong serial``);
+* on a quadruplet added to a triplet: [Pass] or, to rob it, [MahJong];
+* ``Ready`` while a server pause waits for this seat.
+
+Going out needs a winning pattern with the table's Minimum Fan, which the rule
+system weighs with the facts of the win (:meth:`IMSRules.goes_out`), exactly as the
+engine checks it. Flowers are revealed by the engine and concealed quadruplets never
+open a robbing window, so neither appears here.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Final
+
+from mj import tiles
+from mj.melds import KongOrigin, MeldKind
+from mj.protocol import pmsg as P
+from mj.protocol.fields import ChowPosition
+from mj.rules.base import SeatHand, Win, WinSource
+from mj.rules.classical.moves import chow_partners
+from mj.seatview import Phase, SeatView
+from mj.tiles import Tile
+
+if TYPE_CHECKING:  # the rule system imports this module
+    from mj.rules.ims.rules import IMSRules
+
+#: The three positions of a connection, lowest first (IMS has no "any position" bid).
+POSITIONS: Final = (ChowPosition.LOWER, ChowPosition.MIDDLE, ChowPosition.UPPER)
+_ORDINARY: Final = frozenset(tiles.KINDS)
+_SPECIALS: Final = frozenset(tiles.SPECIALS)
+
+
+def legal_moves(view: SeatView, rules: IMSRules) -> list[P.PMsg]:
+    """Every move this seat may make now (see the module documentation)."""
+    if not view.active or view.game_over or view.my_id == 0 or view.my_id not in view.seats:
+        return []
+    pending = view.pending
+    found: list[P.PMsg] = []
+    if pending is not None:
+        if pending.who != view.my_id and view.phase is Phase.PLAYING:
+            if pending.kong is None:
+                found = _bids(view, rules, pending.tile, pending.serial, pending.who)
+            elif pending.kong is KongOrigin.ANNEXED:
+                found = [P.NoClaim(pending.serial)]
+                if _goes_out(view, rules, pending.tile, WinSource.ROBBED_KONG, pending.who):
+                    found.append(P.MahJong(pending.serial))
+    elif view.phase is Phase.PLAYING and view.turn == view.my_id and not view.paused and view.tiles_held == 14:
+        found = _turn(view, rules)
+    if view.paused and view.my_id not in view.ready:
+        return [P.Ready(), *found]
+    return found
+
+
+def _bids(view: SeatView, rules: IMSRules, tile: Tile, serial: int, discarder: int) -> list[P.PMsg]:
+    found: list[P.PMsg] = [P.NoClaim(serial)]
+    if view.left_of(discarder):
+        found.extend(P.Chow(serial, p) for p in POSITIONS if chow_partners(view.concealed, tile, p) is not None)
+    held = view.concealed.count(tile)
+    if held >= 2:
+        found.append(P.Pung(serial))
+        if held >= 3:
+            found.append(P.Kong(serial))
+    if _goes_out(view, rules, tile, WinSource.DISCARD, discarder):
+        found.append(P.MahJong(serial))
+    return found
+
+
+def _turn(view: SeatView, rules: IMSRules) -> list[P.PMsg]:
+    concealed = view.concealed
+    if not _SPECIALS.isdisjoint(concealed):
+        return []  # a flower just drawn: the server reveals it and a replacement is on its way
+    ordinary = sorted(_ORDINARY.intersection(concealed))
+    found: list[P.PMsg] = [P.Discard(t, False) for t in ordinary]
+    if view.after_claim:
+        return found
+    found.extend(P.DeclareClosedKong(t) for t in ordinary if concealed.count(t) == 4)
+    for meld in view.melds:
+        tile = meld.tile
+        if meld.kind is MeldKind.PUNG and not meld.concealed and tile in ordinary:
+            found.append(P.AddToPung(tile))
+    drawn = view.last_drawn if view.last_drawn is not None else (concealed[-1] if concealed else None)
+    if drawn is not None and _complete(view, rules, list(concealed), drawn, view.last_source, None):
+        found.append(P.MahJong(0))
+    return found
+
+
+def _goes_out(view: SeatView, rules: IMSRules, tile: Tile, source: WinSource, feeder: int) -> bool:
+    """Whether the other player's ``tile`` (discarded or robbed) lets this seat go out."""
+    if tile not in _ORDINARY:
+        return False
+    return _complete(view, rules, [*view.concealed, tile], tile, source, view.seat_of(feeder))
+
+
+def _complete(
+    view: SeatView, rules: IMSRules, concealed: list[Tile], tile: Tile, source: WinSource, feeder: int | None
+) -> bool:
+    if not rules.is_mahjong(view.melds, concealed, view.options):
+        return False  # the quick test first: most hands are not complete
+    seat = view.my_seat
+    hand = SeatHand(tuple(view.melds), tuple(concealed), tuple(view.specials), view.own_wind, view.prevailing)
+    win = Win(
+        tile=tile,
+        source=source,
+        melds_before_win=len(view.melds),
+        visible=(),
+        last_tile=view.live_tiles == 0,
+        heavens_blessing=False,
+        earths_blessing=False,
+        kong_upon_kong=False,
+        original_call=False,
+        hands_as_east=view.hands_as_east,
+        winner_is_east=seat == 0,
+        feeder=feeder,
+    )
+    return rules.goes_out(hand, win, view.options)
+
+
+def button(view: SeatView, move: P.PMsg) -> str:
+    """The seed's name of the button for ``move`` (one of this view's legal moves), for a client to offer it.
+
+    [Draw] and [Pass] are both ``NoClaim``: the discarder's successor draws, the others
+    pass (a robbing window offers [Pass] to everybody). A connection names its position.
+    """
+    if isinstance(move, P.NoClaim):
+        pending = view.pending
+        draws = pending is not None and pending.kong is None and view.left_of(pending.who)
+        return "Draw" if draws else "Pass"
+    if isinstance(move, P.Chow):
+        return f"Connect {move.cpos.value}"
+    if isinstance(move, P.Pung):
+        return "Triplet"
+    if isinstance(move, P.Kong | P.DeclareClosedKong | P.AddToPung):
+        return "Quadruplet"
+    if isinstance(move, P.MahJong):
+        return "MahJong"
+    if isinstance(move, P.Discard):
+        return "Discard"
+    if isinstance(move, P.Ready):
+        return "Ready"
+    raise ValueError(f"{move.encode()!r} is not an IMS move")

@@ -1,0 +1,200 @@
+"""The IMS rules as a :class:`~mj.rules.ruleset.Ruleset`: the course of play of seed 003, scored by this package.
+
+Built on Chinese Classical's engine hooks (:class:`~mj.rules.classical.rules.ClassicalRules`),
+with what the seed changes:
+
+* 144 tiles; flowers and seasons are revealed and replaced by the engine as they are
+  drawn ("he reveals it and keeps drawing"), the player declares nothing;
+* no dead wall: replacement tiles come off the wall like any other ("we don't make
+  that distinction in IMS"), and the hand is drawn when fewer than 14 tiles remain;
+* a concealed quadruplet stays hidden from the others until the hand ends, and only
+  a quadruplet added to a revealed triplet may be robbed;
+* bids on a discard: the successor Draw (``NoClaim``) or a Connection at one of its
+  three positions, anyone Pass (``NoClaim``), Triplet, Quadruplet or MahJong, with
+  precedence pass < draw = connection < triplet = quadruplet < MahJong; with Multiple
+  Wins every MahJong bid wins, otherwise the closest successor;
+* no declaration phase: the scorer arranges the winner's tiles itself
+  (:mod:`mj.rules.ims.scoring`), the Minimum Fan is enforced when going out, and the
+  winners are paid by :mod:`mj.rules.ims.payments`;
+* the dealer stays on a win or a draw; the round wind turns after a full round.
+
+docs/rules-ims.md records every reading where the seed is silent.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from typing import Final
+
+from mj.melds import KongOrigin, Meld, MeldKind
+from mj.protocol.pmsg import PMsg
+from mj.rules.base import Claim, Course, DeadWallPolicy, HandScore, Payment, SeatHand, Settlement, Win, WinSource
+from mj.rules.classical.rules import ClassicalRules
+from mj.rules.ims import moves
+from mj.rules.ims import options as ims_options
+from mj.rules.ims.payments import SEAT_NAMES, pay
+from mj.rules.ims.scoring import is_winning_pattern, score
+from mj.rules.options import OPTION_TABLE, GameOptions, OptionEntry, OptionType
+from mj.rules.winhand import How, WinningHand
+from mj.seatview import SeatView
+from mj.tiles import DRAGONS, WINDS, Tile
+
+#: The table's options: the claim timer's and the game's length from the classical table,
+#: and the seed's three table options (:data:`mj.rules.ims.options.SCHEMA`).
+_KEPT: Final = ("Timeout", "TimeoutGrace", "NumRounds")
+OPTION_ENTRIES: Final[tuple[OptionEntry, ...]] = (
+    *(e for e in OPTION_TABLE if e.name in _KEPT),
+    *(
+        OptionEntry(
+            spec.name, OptionType.BOOL if spec.is_bool else OptionType.NAT, 0, True, spec.default, spec.description
+        )
+        for spec in ims_options.SCHEMA
+    ),
+    next(e for e in OPTION_TABLE if e.name == "End"),
+)
+#: The hand is drawn when the wall holds fewer tiles than this (the seed).
+DRAWN_BELOW: Final = 14
+_HOW: Final = {
+    WinSource.WALL: How.SELF_DRAWN,
+    WinSource.LOOSE: How.LOOSE_TILE,
+    WinSource.DISCARD: How.DISCARD,
+    WinSource.ROBBED_KONG: How.ROBBED_KONG,
+}
+
+
+def table_options(options: GameOptions) -> ims_options.IMSOptions:
+    """The IMS options of a table's :class:`GameOptions` (a value the seed does not allow is an error)."""
+    return ims_options.parse({spec.name: options[spec.name] for spec in ims_options.SCHEMA})
+
+
+def winning_hand(hand: SeatHand, win: Win) -> WinningHand:
+    """The scorer's view of a seat's hand going out as ``win`` says (the winning tile among ``hand.concealed``)."""
+    return WinningHand(
+        seat=WINDS.index(hand.own_wind),
+        round_wind=WINDS.index(hand.prevailing_wind),
+        exposed=tuple(m for m in hand.melds if m.kind in (MeldKind.CHOW, MeldKind.PUNG, MeldKind.KONG)),
+        concealed=hand.concealed,
+        winning_tile=win.tile,
+        how=_HOW[win.source],
+        discarder=win.feeder if win.source in (WinSource.DISCARD, WinSource.ROBBED_KONG) else None,
+        flowers=hand.specials,
+        last_tile=win.last_tile,
+    )
+
+
+class IMSRules(ClassicalRules):
+    """The Internet MahJong Server's rules (seed 003)."""
+
+    name = "ims"
+
+    def new_options(self) -> GameOptions:
+        return GameOptions(OPTION_ENTRIES)
+
+    def flowers(self, options: GameOptions) -> bool:
+        return True
+
+    def dead_wall(self, options: GameOptions) -> DeadWallPolicy:
+        return DeadWallPolicy.NONE
+
+    def wall_ends(self, tiles_left: int) -> bool:
+        return tiles_left < DRAWN_BELOW
+
+    def course(self, options: GameOptions) -> Course:
+        return Course(
+            declares_hands=False,
+            reveals_flowers=True,
+            hides_concealed_kongs=True,
+            original_call=False,
+            chow_any_position=False,
+            seven_pairs=True,
+            show_on_washout=True,
+            discard_only_after_claim=True,
+        )
+
+    def legal_moves(self, view: SeatView) -> list[PMsg]:
+        return moves.legal_moves(view, self)
+
+    def exposing_spoils(self, view: SeatView, tile: Tile, pung: bool) -> bool:
+        """Under a Minimum Fan, the first revealed set costs Front Door Clean's fan, unless it brings its own.
+
+        A triplet of dragons, of the seat's wind or of the round wind is worth a fan
+        (:mod:`mj.rules.ims.scoring`); any other set, and every connection, is worth none.
+        """
+        if not view.options[ims_options.MINIMUM_FAN]:
+            return False
+        if pung and (tile in DRAGONS or tile == view.own_wind or tile == view.prevailing):
+            return False
+        return all(m.concealed for m in view.melds)
+
+    def resolve_claims(self, discarder: int, claims: Sequence[Claim], options: GameOptions) -> tuple[int, ...]:
+        """The highest bid wins, the closest successor among equals; with Multiple Wins, every MahJong.
+
+        Triplet and quadruplet are equal bids, but at most one seat can hold two of the
+        discarded tile's three other copies, so they never meet.
+        """
+        order = [(discarder + k) % 4 for k in (1, 2, 3)]
+        if options.flag(ims_options.MULTIPLE_WINS):
+            winners = tuple(seat for seat in order if claims[seat] is Claim.MAHJONG)
+            if winners:
+                return winners
+        return super().resolve_claims(discarder, claims, options)
+
+    def may_rob(self, origin: KongOrigin, melds: Sequence[Meld], concealed: Sequence[Tile], tile: Tile) -> bool:
+        """Only a quadruplet added to a revealed triplet may be robbed (a concealed one is never seen)."""
+        return origin is KongOrigin.ANNEXED
+
+    def is_mahjong(self, melds: Sequence[Meld], concealed: Sequence[Tile], options: GameOptions) -> bool:
+        sets = sum(1 for m in melds if m.kind is not MeldKind.PAIR)
+        return is_winning_pattern(concealed, sets)
+
+    def goes_out(self, hand: SeatHand, win: Win, options: GameOptions) -> bool:
+        """A winning pattern with at least the table's Minimum Fan."""
+        if not self.is_mahjong(hand.melds, hand.concealed, options):
+            return False
+        return score(winning_hand(hand, win), table_options(options)).allowed
+
+    def score(self, hand: SeatHand, win: Win | None, options: GameOptions, special_scores: bool) -> HandScore:
+        if win is None:
+            return HandScore(0, "")
+        result = score(winning_hand(hand, win), table_options(options))
+        figures = [("fan", result.fan), ("bonus", result.bonus)]
+        figures.extend((f"fan:{line.name}", line.value) for line in result.fan_lines)
+        figures.extend((f"bonus:{line.name}", line.value) for line in result.bonus_lines)
+        return HandScore(result.score, result.text, tuple(figures))
+
+    def settle_wins(self, wins: Sequence[tuple[int, HandScore, Win]], options: GameOptions) -> Settlement:
+        """Each winner paid as :func:`mj.rules.ims.payments.pay` says; a seat's change sums over the winners."""
+        changes = [0, 0, 0, 0]
+        payments: list[Payment] = []
+        texts: list[str] = []
+        for seat, result, win in wins:
+            how = _HOW[win.source]
+            paid = pay(seat, how, win.feeder if how.fed else None, result.score, result.figure("bonus"))
+            for payer in range(4):
+                amount = -paid.changes[payer] if payer != seat else 0
+                if amount:
+                    payments.append(Payment(payer, seat, amount))
+            for i in range(4):
+                changes[i] += paid.changes[i]
+            texts.append(f"{SEAT_NAMES[seat]} wins {result.score}\n{paid.text}")
+        east, south, west, north = changes
+        return Settlement((east, south, west, north), "\n".join(texts) + "\n\n", tuple(payments))
+
+    def exposure(self, melds: Sequence[Meld]) -> frozenset[Hashable]:
+        """Nothing: the seed has no liability for dangerous discards (the feeder pays as the feeder)."""
+        return frozenset()
+
+    def danger(
+        self, tile: Tile, shown: frozenset[Hashable], live_tiles: int, copies_discarded: int
+    ) -> frozenset[Hashable]:
+        return frozenset()
+
+    def achieved(self, hand: SeatHand) -> frozenset[Hashable]:
+        return frozenset()
+
+    def dealer_rotates(self, winner: int | None, hands_as_east: int) -> bool:
+        """The deal passes on only when another seat wins: the dealer stays on a win or a draw."""
+        return winner is not None and winner != 0
+
+
+IMS = IMSRules()
