@@ -144,6 +144,8 @@ def test_every_message_of_section_3_exists_in_order() -> None:
         "PlayerShowsTiles", "PlayerSpecialSet", "PlayerFormsClosedSpecialSet",
         "PlayerOptionSet", "HandScore", "Settlement", "GameOver", "GameOption",
         "ChangeManager", "Message", "Wall", "#", "SwapTile",
+        # mj's extensions (docs/protocol-extension.md)
+        "Rules", "Payment", "ScoreFigure", "PlayerRevealsConcealedKong",
     ]  # fmt: skip
 
 

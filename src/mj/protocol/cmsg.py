@@ -361,56 +361,6 @@ class PlayerFormsClosedPair(CMsg):
 
 
 @message
-class Rules(CMsg):
-    """mj's extension: the table plays the rule system ``name`` (sent after ``ConnectReply``).
-
-    Sent only at a table whose rules are not Chinese Classical, and only to a client that
-    announced the extension (``Connect`` with :data:`~mj.protocol.connect.EXTENDED_PROTOCOL_VERSION`);
-    the options follow as ``GameOption`` lines with that system's names.
-    """
-
-    name: Word
-
-
-@message
-class Payment(CMsg):
-    """mj's extension: in the hand's settlement, player ``payer`` pays player ``payee`` ``amount`` points.
-
-    Sent before the ``Settlement`` (whose changes are their sums by seat) by a system that
-    settles payment by payment (IMS).
-    """
-
-    payer: int
-    payee: int
-    amount: int
-
-
-@message
-class ScoreFigure(CMsg):
-    """mj's extension: one figure behind player ``id``'s ``HandScore``: ``value`` of ``name``.
-
-    IMS sends ``fan`` and ``bonus``, then each element as ``fan:NAME`` or ``bonus:NAME``.
-    """
-
-    id: int
-    value: int
-    name: str = ""
-
-
-@message
-class PlayerRevealsConcealedKong(CMsg):
-    """mj's extension (docs/protocol-extension.md): a concealed kong kept hidden until the hand ended.
-
-    Under a rule system that hides concealed kongs (IMS), the other seats were sent
-    ``PlayerDeclaresClosedKong`` with the blank; this names the tile once the hand is
-    over, one message per kong in the order they were declared.
-    """
-
-    id: int
-    tile: TileCode
-
-
-@message
 class PlayerShowsTiles(CMsg):
     """The player's remaining concealed tiles, as codes in the server's hand order."""
 
@@ -520,8 +470,61 @@ class SwapTile(CMsg):
     newtile: TileCode
 
 
+# mj's extensions of the protocol (docs/protocol-extension.md), after the original's messages.
+
+
+@message
+class Rules(CMsg):
+    """mj's extension: the table plays the rule system ``name`` (sent after ``ConnectReply``).
+
+    Sent only at a table whose rules are not Chinese Classical, and only to a client that
+    announced the extension (``Connect`` with :data:`~mj.protocol.connect.EXTENDED_PROTOCOL_VERSION`);
+    the options follow as ``GameOption`` lines with that system's names.
+    """
+
+    name: Word
+
+
+@message
+class Payment(CMsg):
+    """mj's extension: in the hand's settlement, player ``payer`` pays player ``payee`` ``amount`` points.
+
+    Sent before the ``Settlement`` (whose changes are their sums by seat) by a system that
+    settles payment by payment (IMS).
+    """
+
+    payer: int
+    payee: int
+    amount: int
+
+
+@message
+class ScoreFigure(CMsg):
+    """mj's extension: one figure behind player ``id``'s ``HandScore``: ``value`` of ``name``.
+
+    IMS sends ``fan`` and ``bonus``, then each element as ``fan:NAME`` or ``bonus:NAME``.
+    """
+
+    id: int
+    value: int
+    name: str = ""
+
+
+@message
+class PlayerRevealsConcealedKong(CMsg):
+    """mj's extension (docs/protocol-extension.md): a concealed kong kept hidden until the hand ended.
+
+    Under a rule system that hides concealed kongs (IMS), the other seats were sent
+    ``PlayerDeclaresClosedKong`` with the blank; this names the tile once the hand is
+    over, one message per kong in the order they were declared.
+    """
+
+    id: int
+    tile: TileCode
+
+
 _TABLE: Final = MessageTable(CMsg, tuple(globals().values()), KEYWORD_CHARS + "#")
-#: Every controller message class, in the order of §3.
+#: Every controller message class, in the order of §3, then mj's extensions.
 MESSAGES: Final = _TABLE.classes
 
 #: The controller message on a line; :class:`~mj.protocol.fields.ProtocolError` if none
