@@ -1,0 +1,109 @@
+"""The browser gateway under the IMS rules: the seed's buttons, its scoring window, its words in the move log.
+
+What the seat may do is still the rules' answer (``view.legal_moves()``); the gateway
+names each move as the rule system says (:meth:`~mj.rules.ruleset.Ruleset.move_names`).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from mj import tiles
+from mj.protocol import pmsg as P
+from mj.protocol.fields import ChowPosition
+from mj.rules.ims.rules import IMS
+from mj.seatview import Pending, Phase, SeatView
+from mj.web.dialogs import ActionError, Dialog, choose, current
+from mj.web.seatlog import SeatLog
+
+
+def seat(hand: str, pending: tuple[int, str] | None = None) -> tuple[SeatView, SeatLog]:
+    """Player 1 sitting East at an IMS table (North, id 4, plays just before us), holding ``hand``."""
+    view = SeatView(1, IMS)
+    view.seats = [1, 2, 3, 4]
+    for pid in view.seats:
+        view.player(pid)
+    view.active = True
+    view.phase = Phase.PLAYING
+    view.concealed = tiles.parse_many(hand)
+    view.me.concealed = len(view.concealed)
+    if pending is not None:
+        view.pending = Pending(pending[0], tiles.parse(pending[1]), 9)
+    else:
+        view.turn = 1
+        view.last_drawn = view.concealed[-1]
+    return view, SeatLog(view)
+
+
+def labels(dialog: Dialog | None) -> dict[str, bool]:
+    assert dialog is not None
+    return {b.label: b.enabled for b in dialog.buttons}
+
+
+HAND = "2B 3B 5C 5C 5C 7D 7D EW EW RD RD GD GD"
+
+
+def test_the_successor_bids_draw_connect_at_three_positions_triplet_quadruplet_or_mahjong() -> None:
+    view, log = seat(HAND, pending=(4, "4B"))
+    dialog = current(view, log)
+    assert labels(dialog) == {
+        "Draw": True,
+        "Connect Lower": False,
+        "Connect Middle": False,
+        "Connect Upper": True,
+        "Triplet": False,
+        "Quadruplet": False,
+        "MahJong": False,
+    }
+    assert dialog is not None and dialog.default == "draw" and dialog.tile == "4B"
+    assert choose(dialog, "draw", None) == P.NoClaim(9)
+    assert choose(dialog, "connect-upper", None) == P.Chow(9, ChowPosition.UPPER)
+    assert dialog.button("connect-upper").shows == ("2B", "3B", "4B")  # type: ignore[union-attr]
+    with pytest.raises(ActionError):
+        choose(dialog, "connect-lower", None)
+
+
+def test_the_other_players_bid_pass_triplet_quadruplet_or_mahjong() -> None:
+    view, log = seat(HAND, pending=(3, "5C"))
+    dialog = current(view, log)
+    assert labels(dialog) == {"Pass": True, "Triplet": True, "Quadruplet": True, "MahJong": False}
+    assert dialog is not None and dialog.default == "pass"
+    assert choose(dialog, "triplet", None) == P.Pung(9)
+    assert choose(dialog, "quadruplet", None) == P.Kong(9)
+    with pytest.raises(ActionError, match="not possible now"):
+        choose(dialog, "draw", None)
+
+
+def test_in_turn_discard_takes_a_held_tile_and_quadruplet_the_four_held() -> None:
+    view, log = seat("2B 3B 5C 5C 5C 5C 7D EW EW RD RD GD GD 9D")
+    dialog = current(view, log)
+    assert labels(dialog) == {"Discard": True, "Quadruplet": True, "MahJong": False}
+    assert dialog is not None and dialog.default == "discard" and dialog.select == "9D"
+    assert choose(dialog, "discard", "9D") == P.Discard(tiles.parse("9D"), False)
+    assert choose(dialog, "quadruplet", "5C") == P.DeclareClosedKong(tiles.parse("5C"))
+    with pytest.raises(ActionError, match="not possible with"):
+        choose(dialog, "quadruplet", "2B")
+
+
+def test_a_complete_hand_in_turn_offers_mahjong() -> None:
+    view, log = seat("1B 2B 3B 4C 5C 6C 7D 8D 9D EW EW EW RD RD")
+    dialog = current(view, log)
+    assert labels(dialog)["MahJong"]
+    assert choose(dialog, "mahjong", None) == P.MahJong(0)
+
+
+def test_the_classical_dialogs_keep_the_manual_s_names() -> None:
+    view = SeatView(1)
+    view.seats = [1, 2, 3, 4]
+    for pid in view.seats:
+        view.player(pid)
+    view.active, view.phase = True, Phase.PLAYING
+    view.concealed = tiles.parse_many(HAND)
+    view.pending = Pending(4, tiles.parse("4B"), 9)
+    assert labels(current(view, SeatLog(view))) == {
+        "No claim": True,
+        "Chow": True,
+        "Pung": False,
+        "Kong": False,
+        "Mah Jong!": False,
+    }
