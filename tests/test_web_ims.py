@@ -9,10 +9,13 @@ from __future__ import annotations
 import pytest
 
 from mj import tiles
+from mj.melds import KongOrigin, Meld, kong
+from mj.protocol import cmsg as C
 from mj.protocol import pmsg as P
 from mj.protocol.fields import ChowPosition
 from mj.rules.ims.rules import IMS
 from mj.seatview import Pending, Phase, SeatView
+from mj.web import snapshot
 from mj.web.dialogs import ActionError, Dialog, choose, current
 from mj.web.seatlog import SeatLog
 
@@ -107,3 +110,65 @@ def test_the_classical_dialogs_keep_the_manual_s_names() -> None:
         "Kong": False,
         "Mah Jong!": False,
     }
+
+
+def feed(view: SeatView, log: SeatLog, *messages: C.CMsg) -> None:
+    for msg in messages:
+        view.apply(msg)
+        log.apply(msg)
+
+
+def test_the_scoring_window_shows_each_winner_s_fan_elements_fan_bonus_score_and_every_payment() -> None:
+    view, log = seat(HAND, pending=(4, "4B"))
+    for pid, name in zip(view.seats, ("Me", "Bo", "Cy", "Di"), strict=True):
+        view.player(pid).name = name
+    view.player(3).melds.append(tiles_kong_hidden())
+    feed(
+        view,
+        log,
+        C.PlayerRevealsConcealedKong(3, tiles.parse("RD")),
+        C.HandScore(2, 24, "Concealed Snake 3\nDealer 5"),
+        C.ScoreFigure(2, 3, "fan"),
+        C.ScoreFigure(2, 4, "bonus"),
+        C.ScoreFigure(2, 3, "fan:Concealed Snake"),
+        C.ScoreFigure(2, 4, "bonus:Flowers"),
+        C.Payment(4, 2, 24),
+        C.Payment(1, 2, 4),
+        C.Payment(3, 2, 4),
+        C.Settlement(-4, 32, -4, -24, "payments"),
+    )
+    assert view.score_figures[2] == [("fan", 3), ("bonus", 4), ("fan:Concealed Snake", 3), ("bonus:Flowers", 4)]
+    assert view.payments == [(4, 2, 24), (1, 2, 4), (3, 2, 4)]
+    scoring = snapshot.build(view, log, None, {})["scoring"]
+    winner = next(row for row in scoring["players"] if row["id"] == 2)
+    assert winner["score"] == 24
+    assert winner["figures"] == {
+        "totals": {"fan": 3, "bonus": 4},
+        "elements": [
+            {"kind": "fan", "name": "Concealed Snake", "value": 3},
+            {"kind": "bonus", "name": "Flowers", "value": 4},
+        ],
+    }
+    assert all(row["figures"] is None for row in scoring["players"] if row["id"] != 2)
+    assert scoring["payments"] == [
+        {"payer": "Di", "payee": "Bo", "amount": 24},
+        {"payer": "Me", "payee": "Bo", "amount": 4},
+        {"payer": "Cy", "payee": "Bo", "amount": 4},
+    ]
+    assert scoring["revealed"] == [{"name": "Cy", "tile": "RD"}]
+    assert view.player(3).melds[0].tile == tiles.parse("RD")
+
+
+def tiles_kong_hidden() -> Meld:
+    """A concealed quadruplet as the other seats see it until the hand ends: four blanks."""
+    return kong(tiles.BLANK, KongOrigin.CONCEALED)
+
+
+def test_the_move_log_and_the_claim_announcements_use_the_seed_s_words() -> None:
+    view, log = seat(HAND, pending=(4, "4B"))
+    feed(view, log, C.PlayerClaimsPung(2, 9), C.PlayerPungs(2, tiles.parse("4B")))
+    assert (2, "Triplet!") in log.drain()
+    lines = [m.text for m in log.moves]
+    assert any(line.endswith("bids Triplet") for line in lines), lines
+    assert any("makes a Triplet of 4B" in line for line in lines), lines
+    assert not any("ung" in line for line in lines), lines

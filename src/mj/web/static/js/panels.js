@@ -2,6 +2,7 @@
 // saving, and the three preference panels. One modal at a time; Escape or Cancel closes it.
 
 import { DEFAULTS, prefs, setPrefs } from './prefs.js';
+import { tileElement, tileName } from './tiles.js';
 
 const WIND_NAMES = { E: 'East', S: 'South', W: 'West', N: 'North' };
 
@@ -98,14 +99,34 @@ export function scoringBody(state) {
   const grid = el('div', { class: 'scoring' });
   for (const row of scoring.players) {
     const change = row.change === null || row.change === undefined ? '' : `${row.change >= 0 ? '+' : ''}${row.change}`;
-    const card = el('section', { class: state.game.winner === row.id ? 'winner' : '' },
+    const card = el('section', { class: state.game.winner === row.id || row.figures ? 'winner' : '' },
       el('h3', { text: `${WIND_NAMES[row.wind]}: ${row.name}` }),
-      el('pre', { class: 'score', text: row.text || '(not scored yet)' }),
+      row.figures ? figuresTable(row)
+        : el('pre', { class: 'score', text: row.text || (scoring.payments && scoring.payments.length ? '(only winners are scored)' : '(not scored yet)') }),
       el('div', { class: `change ${row.change >= 0 ? 'plus' : 'minus'}`, text: change ? `Change: ${change}` : '' }));
     grid.appendChild(card);
   }
-  const settlement = scoring.settlement ? el('div', {}, el('h3', { text: 'Settlement' }), el('pre', { class: 'score', text: scoring.settlement })) : '';
-  return el('div', {}, el('p', { text: `Hand ${scoring.hand}` }), grid, settlement);
+  const payments = (scoring.payments || []).length
+    ? el('div', { class: 'payments' }, el('h3', { text: 'Payments' }),
+      el('ul', {}, ...scoring.payments.map((p) => el('li', { text: `${p.payer} \u2192 ${p.payee}: ${p.amount}` }))))
+    : '';
+  const revealed = (scoring.revealed || []).length
+    ? el('div', { class: 'revealed' }, el('h3', { text: 'Concealed quadruplets revealed' }),
+      el('ul', {}, ...scoring.revealed.map((r) => el('li', {}, `${r.name}: `, tileElement(r.tile), ` ${tileName(r.tile)}`))))
+    : '';
+  // a rule system that settles payment by payment says so itself: its payments replace the settlement text
+  const settlement = scoring.settlement && !payments ? el('div', {}, el('h3', { text: 'Settlement' }), el('pre', { class: 'score', text: scoring.settlement })) : '';
+  return el('div', {}, el('p', { text: `Hand ${scoring.hand}` }), grid, revealed, payments, settlement);
+}
+
+/** A winner's figures (IMS: each fan and bonus element, the fan, the bonus, the score). */
+function figuresTable(row) {
+  const table = el('table', { class: 'figures' });
+  const line = (name, value, cls = '') => table.appendChild(el('tr', { class: cls }, el('td', { text: name }), el('td', { text: String(value) })));
+  for (const e of row.figures.elements) line(`${e.name} (${e.kind})`, e.value);
+  for (const [name, value] of Object.entries(row.figures.totals)) line(name[0].toUpperCase() + name.slice(1), value, 'total');
+  line('Score', row.score, 'total');
+  return table;
 }
 
 export function infoBody(state) {
