@@ -103,7 +103,9 @@ def test_the_classical_dialogs_keep_the_manual_s_names() -> None:
     view.active, view.phase = True, Phase.PLAYING
     view.concealed = tiles.parse_many(HAND)
     view.pending = Pending(4, tiles.parse("4B"), 9)
-    assert labels(current(view, SeatLog(view))) == {
+    log = SeatLog(view)
+    assert snapshot.build(view, log, None, {})["game"]["mahjong"] == "Mah Jong!"
+    assert labels(current(view, log)) == {
         "No claim": True,
         "Chow": True,
         "Pung": False,
@@ -172,3 +174,4 @@ def test_the_move_log_and_the_claim_announcements_use_the_seed_s_words() -> None
     assert any(line.endswith("bids Triplet") for line in lines), lines
     assert any("makes a Triplet of 4B" in line for line in lines), lines
     assert not any("ung" in line for line in lines), lines
+    assert snapshot.build(view, log, None, {})["game"]["mahjong"] == "MahJong!"

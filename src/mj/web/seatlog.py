@@ -162,7 +162,7 @@ class SeatLog:
                     self.mark_answered(msg.discard)
                 self._announced.append((msg.id, self._claim_word(msg)))
             case C.PlayerMahJongs(id=pid, tile=tile) if tile != BLANK:
-                self._announced.append((pid, "Mah Jong!"))
+                self._announced.append((pid, self.mahjong_word()))
             case C.PlayerRobsKong(id=pid):
                 self._announced.append((pid, "Robbed!"))
             case C.ClaimDenied(reason=reason):
@@ -196,6 +196,11 @@ class SeatLog:
                 self._notice("The game is over")
             case _:
                 pass
+
+    def mahjong_word(self) -> str:
+        """What going out is called over the winner: the manual's "Mah Jong!" or the rule system's name."""
+        names = self.view.rules.move_names()
+        return "Mah Jong!" if names is None else f"{names(self.view, P.MahJong(0))}!"
 
     def _claim_word(
         self, msg: C.PlayerClaimsChow | C.PlayerClaimsPung | C.PlayerClaimsKong | C.PlayerClaimsMahJong

@@ -100,7 +100,7 @@ export function scoringBody(state) {
   for (const row of scoring.players) {
     const change = row.change === null || row.change === undefined ? '' : `${row.change >= 0 ? '+' : ''}${row.change}`;
     const card = el('section', { class: state.game.winner === row.id || row.figures ? 'winner' : '' },
-      el('h3', { text: `${WIND_NAMES[row.wind]}: ${row.name}` }),
+      el('h3', { text: `${WIND_NAMES[row.wind]}: ${row.name}`, 'data-won': state.game.mahjong || 'Mah Jong!' }),
       row.figures ? figuresTable(row)
         : el('pre', { class: 'score', text: row.text || (scoring.payments && scoring.payments.length ? '(only winners are scored)' : '(not scored yet)') }),
       el('div', { class: `change ${row.change >= 0 ? 'plus' : 'minus'}`, text: change ? `Change: ${change}` : '' }));
