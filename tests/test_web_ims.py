@@ -13,9 +13,10 @@ from mj.melds import KongOrigin, Meld, kong
 from mj.protocol import cmsg as C
 from mj.protocol import pmsg as P
 from mj.protocol.fields import ChowPosition
+from mj.rules import registry
 from mj.rules.ims.rules import IMS
 from mj.seatview import Pending, Phase, SeatView
-from mj.web import snapshot
+from mj.web import app, snapshot
 from mj.web.dialogs import ActionError, Dialog, choose, current
 from mj.web.seatlog import SeatLog
 
@@ -175,3 +176,41 @@ def test_the_move_log_and_the_claim_announcements_use_the_seed_s_words() -> None
     assert any("makes a Triplet of 4B" in line for line in lines), lines
     assert not any("ung" in line for line in lines), lines
     assert snapshot.build(view, log, None, {})["game"]["mahjong"] == "MahJong!"
+
+
+def test_a_new_local_game_s_table_options_are_checked_and_written_for_the_server() -> None:
+    path = app._option_file(IMS, {"CountFlowers": False, "MinimumFan": 2, "MultipleWins": True})
+    assert path is not None
+    try:
+        lines = path.read_text().splitlines()
+    finally:
+        path.unlink()
+    assert [[*line.split()[:3], line.split()[6]] for line in lines] == [
+        ["GameOption", "0", "CountFlowers", "0"],
+        ["GameOption", "0", "MinimumFan", "2"],
+        ["GameOption", "0", "MultipleWins", "1"],
+    ]
+    assert app._option_file(IMS, None) is None
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"MinimumFan": 3}, "MinimumFan must be 0 or 2"),
+        ({"Flowers": True}, "no table option 'Flowers'"),
+        ({"MinimumFan": "two"}, "wants a number"),
+        (["MinimumFan"], "an object"),
+    ],
+)
+def test_a_bad_table_option_is_refused_in_one_line(options: object, message: str) -> None:
+    with pytest.raises(app.RequestError, match=message):
+        app._option_file(IMS, options)
+
+
+def test_the_new_game_panel_is_offered_each_rule_system_with_its_own_table_options() -> None:
+    systems = {s["name"]: s for s in app._rule_systems()}
+    assert systems["classical"]["options"] == []
+    assert [o["name"] for o in systems["ims"]["options"]] == ["CountFlowers", "MultipleWins", "MinimumFan"]
+    assert app._rules("ims", registry.DEFAULT) is IMS
+    with pytest.raises(app.RequestError, match="unknown rule system"):
+        app._rules("mahjongg", registry.DEFAULT)

@@ -8,6 +8,7 @@ Screenshots go to ``test-artifacts/web/``.
 from __future__ import annotations
 
 import contextlib
+import json
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -76,3 +77,37 @@ def test_a_whole_ims_game_in_the_browser_by_default_buttons_and_double_clicks(
     assert not labels & CLASSICAL_BUTTONS, labels
     assert scoring_shots, "no hand was won: the IMS scoring window never showed"
     assert len(scores) == 4 and sum(int(s) for s in scores) == 0
+
+
+def test_new_local_game_offers_the_rule_systems_and_starts_ims_with_its_table_options(page: Any) -> None:
+    states: list[dict[str, Any]] = []
+
+    def on_socket(ws: Any) -> None:
+        def frame(payload: str | bytes) -> None:
+            data = json.loads(payload)
+            if data.get("type") == "state":
+                states.append(data)
+
+        ws.on("framereceived", frame)
+
+    page.on("websocket", on_socket)
+    with running_xmj("--timeout", "0", "--seed", "3", name="Panel", options=("--level", "1")) as xmj:
+        page.goto(xmj.page)
+        page.locator(".action").wait_for()
+        page.keyboard.press("Alt+g")
+        page.keyboard.press("n")
+        page.locator("#panel-confirm").get_by_role("button", name="Leave and start").click()
+        panel = page.locator("#panel-newgame")
+        assert not panel.locator(".table-options").is_visible()  # classical: the panel as before
+        panel.locator("select[name=rules]").select_option("ims")
+        panel.locator("input[name=opt-CountFlowers]").uncheck()
+        panel.locator("input[name=opt-MinimumFan]").fill("2")
+        panel.get_by_role("button", name="Start Game").click()
+        page.locator(".action[data-kind=ready] button").click()
+        page.locator(".action button", has_text="Discard").or_(page.locator(".action button", has_text="Pass")).or_(
+            page.locator(".action button", has_text="Draw")
+        ).first.wait_for(timeout=30_000)
+        options = {o["name"]: o["value"] for o in states[-1]["options"]}
+    assert options["MinimumFan"] == 2
+    assert options["CountFlowers"] is False
+    assert "MultipleWins" in options and "Flowers" not in options

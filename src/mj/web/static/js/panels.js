@@ -5,6 +5,7 @@ import { DEFAULTS, prefs, setPrefs } from './prefs.js';
 import { tileElement, tileName } from './tiles.js';
 
 const WIND_NAMES = { E: 'East', S: 'South', W: 'West', N: 'North' };
+const RULE_NAMES = { classical: 'Chinese Classical', ims: 'IMS (Internet MahJong Server)', beijing: 'Beijing' };
 
 function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
@@ -191,6 +192,27 @@ function localGameFields(caps, withFile) {
   const level = String(values.level || caps.level || 3);
   form.appendChild(field('Computer players\' level', select('level', level, [
     ['1', '1: plays for speed'], ['2', '2: also defends'], ['3', '3: also weighs its score (mj-player\'s default)']])));
+  const systems = caps.rule_systems || [];
+  if (systems.length > 1 && !withFile) {
+    const chosen = systems.some((r) => r.name === values.rules) ? values.rules : caps.rules;
+    const menu = select('rules', chosen, systems.map((r) => [r.name, RULE_NAMES[r.name] || r.name]));
+    const table = el('fieldset', { class: 'table-options' });
+    const fill = () => {
+      const system = systems.find((r) => r.name === menu.value);
+      table.replaceChildren(el('legend', { text: 'Table options' }));
+      for (const o of system ? system.options : []) {
+        const saved = ((values.table_options || {})[menu.value] || {})[o.name];
+        const value = saved === undefined ? o.value : saved;
+        table.appendChild(o.type === 'bool'
+          ? checkbox(o.description, value, `opt-${o.name}`)
+          : field(o.description, el('input', { type: 'number', name: `opt-${o.name}`, value: String(value), min: '0', style: 'width:5em' })));
+      }
+      table.hidden = !system || !system.options.length;
+    };
+    menu.addEventListener('change', fill);
+    fill();
+    form.append(field('Rules', menu), table);
+  }
   form.append(
     checkbox('allow disconnection', values.allow_disconnect, 'allow_disconnect'),
     checkbox('save game state on exit', values.save_on_exit, 'save_on_exit'),
@@ -213,8 +235,20 @@ function readLocalGame(form) {
     level: Number(get('level').value) || 3,
   };
   if (get('file')) values.file = get('file').value;
+  const saved = JSON.parse(localStorage.getItem('xmj.localgame') || '{}');
+  values.table_options = saved.table_options || {};
+  if (get('rules')) {
+    values.rules = get('rules').value;
+    const chosen = {};
+    for (const input of form.querySelectorAll('.table-options input')) {
+      const name = input.name.slice('opt-'.length);
+      chosen[name] = input.type === 'checkbox' ? input.checked : Number(input.value) || 0;
+    }
+    values.table_options[values.rules] = chosen;
+  }
   localStorage.setItem('xmj.localgame', JSON.stringify(values));
-  return values;
+  // the server is sent the chosen system's options only
+  return { ...values, table_options: values.rules ? values.table_options[values.rules] : undefined };
 }
 
 export function newLocalGame(caps, send) {
