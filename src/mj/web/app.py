@@ -256,15 +256,16 @@ class Gateway:
         return web.FileResponse(STATIC / "index.html")
 
     def capabilities(self) -> Json:
-        return {
+        caps: Json = {
             "local": self.config.local_games,
             "join_any": self.config.target is None,
             "server": self.config.target or "",
             "name": self.config.default_name,
             "level": self.config.level,
-            "rules": self.config.rules.name,
-            "rule_systems": _rule_systems(),
         }
+        if self.config.local_games:  # what the new-game panel offers
+            caps.update(rules=self.config.rules.name, rule_systems=_rule_systems())
+        return caps
 
     async def _websocket(self, request: web.Request) -> web.StreamResponse:
         if not self.config.hosts.allows_origin(request.headers.get("Origin"), request.headers.get("Host")):
