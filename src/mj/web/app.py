@@ -137,12 +137,12 @@ class Gateway:
         """Our server and robots on this machine, with the person connected first (so seated East)."""
         name = _text(request.get("name"), self.config.default_name)
         rules = _rules(request.get("rules"), self.config.rules)
-        option_file = _option_file(rules, request.get("table_options"))
         server_args = ["--rules", rules.name, *_server_args(request)]
-        if option_file is not None:
-            server_args += ["--option-file", str(option_file)]
         if request.get("type") == "resume":
             server_args += ["--no-id-required", "--load-game", self._saved_game(request.get("file"))]
+        option_file = _option_file(rules, request.get("table_options"))  # the last check: it makes a file
+        if option_file is not None:
+            server_args += ["--option-file", str(option_file)]
         game = LocalGame(self.config.local_address() if self.config.local_address else default_address(),
                          [*server_args, *self.config.server_args], cwd=self.config.save_folder)  # fmt: skip
         loop = asyncio.get_running_loop()
