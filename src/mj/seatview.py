@@ -248,6 +248,13 @@ class SeatView:
         self.winner_scored = False
         #: A chow this seat claimed ``AnyPos`` was granted on this tile: it must now say which chow.
         self.chow_choice: Tile | None = None
+        #: The figures behind each winner's HandScore, in the order sent (mj's ``ScoreFigure``: IMS's
+        #: "fan", "bonus", "fan:NAME", "bonus:NAME"), by player.
+        self.score_figures: dict[int, list[tuple[str, int]]] = {}
+        #: Each payment of the hand's settlement as (payer, payee, amount), in the order sent (mj's ``Payment``).
+        self.payments: list[tuple[int, int, int]] = []
+        #: (player, tile) of each hidden concealed kong named when the hand ended.
+        self.revealed_kongs: list[tuple[int, Tile]] = []
         self._deal_draws = 0
         self._deal_size = len(self.rules.deal_order())
         self._last_source = WinSource.WALL
@@ -658,11 +665,18 @@ class SeatView:
 
     def _reveals_kong(self, msg: C.PlayerRevealsConcealedKong) -> None:
         """A hidden concealed kong shown at the end of the hand: its blanks become the tile."""
+        self.revealed_kongs.append((msg.id, msg.tile))
         melds = self.player(msg.id).melds
         for i, meld in enumerate(melds):
             if meld.kind is MeldKind.KONG and meld.concealed and meld.tile == BLANK:
                 melds[i] = kong(msg.tile, KongOrigin.CONCEALED)
                 return
+
+    def _score_figure(self, msg: C.ScoreFigure) -> None:
+        self.score_figures.setdefault(msg.id, []).append((msg.name, msg.value))
+
+    def _payment(self, msg: C.Payment) -> None:
+        self.payments.append((msg.payer, msg.payee, msg.amount))
 
     def _adds_to_pung(self, msg: C.PlayerAddsToPung) -> None:
         self._lose(msg.id, (msg.tile,))
@@ -805,6 +819,8 @@ _HANDLERS: Final[dict[type[C.CMsg], Callable[[SeatView, Any], None]]] = {
     C.PlayerShowsTiles: SeatView._shows,
     C.PlayerRevealsConcealedKong: SeatView._reveals_kong,
     C.HandScore: SeatView._hand_score,
+    C.ScoreFigure: SeatView._score_figure,
+    C.Payment: SeatView._payment,
     C.Settlement: SeatView._settlement,
     C.WashOut: SeatView._washout,
     C.DangerousDiscard: SeatView._dangerous,

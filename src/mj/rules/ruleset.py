@@ -14,7 +14,8 @@ into the engine, and are found by name in :mod:`mj.rules.registry`:
 * the course of play: :meth:`Ruleset.legal_moves`, the one answer to "what may this
   seat do now", which the engine checks moves against, the robot chooses among
   and the browser gateway offers as buttons; :meth:`Ruleset.resolve_claims`, the
-  precedence among simultaneous claims (possibly several winners);
+  precedence among simultaneous claims (possibly several winners); :meth:`Ruleset.move_names`,
+  how a client names those moves on its buttons;
 * how a hand runs beyond its moves: :meth:`Ruleset.course` (a :class:`~mj.rules.base.Course`:
   declaration phase or not, flowers revealed by the engine, hidden concealed kongs...);
 * going out: :meth:`Ruleset.is_mahjong`, :meth:`Ruleset.goes_out` (with the facts of the
@@ -32,7 +33,7 @@ sets, protocol messages): a rule system's own types stay inside its package.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from typing import TYPE_CHECKING, Protocol
 
 from mj.melds import KongOrigin, Meld
@@ -79,6 +80,11 @@ class Ruleset(Protocol):
         Claims are listed whether or not the seat has already answered the tile, and
         ``Ready`` only while a server pause waits for this seat.
         """
+        ...
+
+    def move_names(self) -> Callable[[SeatView, PMsg], str] | None:
+        """How a client names this system's moves on its buttons: (a view, one of its legal moves) -> the
+        name; None for the dialogs of the original ``xmj``, which its manual describes move by move."""
         ...
 
     def exposing_spoils(self, view: SeatView, tile: Tile, pung: bool) -> bool:

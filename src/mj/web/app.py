@@ -27,6 +27,7 @@ import contextlib
 import json
 import os
 import stat
+import tempfile
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
@@ -39,6 +40,7 @@ from aiohttp.typedefs import Middleware
 from mj.play import ROBOT_NAMES, LocalGame, default_address
 from mj.protocol import pmsg as P
 from mj.rules import registry
+from mj.rules.options import OPTION_TABLE, OptionEntry, OptionError
 from mj.rules.ruleset import Ruleset
 from mj.server.address import Address, TcpAddress, UnixAddress
 from mj.web.dialogs import ActionError
@@ -56,6 +58,8 @@ _OWN_TOKENS: Final = 256
 MAX_TEXT: Final = 500
 #: Largest browser message accepted, in bytes.
 MAX_MESSAGE: Final = 64 * 1024
+#: Table options a new-game request may set (IMS has three).
+MAX_TABLE_OPTIONS: Final = 16
 
 Json = dict[str, Any]
 
@@ -132,28 +136,32 @@ class Gateway:
     async def new_local_game(self, request: Json) -> Session:
         """Our server and robots on this machine, with the person connected first (so seated East)."""
         name = _text(request.get("name"), self.config.default_name)
-        server_args = _server_args(request)
+        rules = _rules(request.get("rules"), self.config.rules)
+        server_args = ["--rules", rules.name, *_server_args(request)]
         if request.get("type") == "resume":
             server_args += ["--no-id-required", "--load-game", self._saved_game(request.get("file"))]
+        option_file = _option_file(rules, request.get("table_options"))  # the last check: it makes a file
+        if option_file is not None:
+            server_args += ["--option-file", str(option_file)]
         game = LocalGame(self.config.local_address() if self.config.local_address else default_address(),
                          [*server_args, *self.config.server_args], cwd=self.config.save_folder)  # fmt: skip
         loop = asyncio.get_running_loop()
         try:
             await loop.run_in_executor(None, game.start_server)
-            session = Session(game.address, name, _int(request.get("id"), 0), rules=self.config.rules)
+            session = Session(game.address, name, _int(request.get("id"), 0), rules=rules)
             if not await session.start():
                 await session.close()
                 raise RequestError(session.detail or "could not join the local game")
             game.start_robots(_robot_names(request), _int(request.get("level"), self.config.level))
         except (OSError, RuntimeError) as exc:
-            await loop.run_in_executor(None, game.stop)
+            await loop.run_in_executor(None, _stop, game, option_file)
             raise RequestError(f"could not start a local game: {exc}") from exc
         except RequestError:
-            await loop.run_in_executor(None, game.stop)
+            await loop.run_in_executor(None, _stop, game, option_file)
             raise
 
         def stop_game() -> None:
-            loop.run_in_executor(None, game.stop)  # ends the robots and server without blocking the loop
+            loop.run_in_executor(None, _stop, game, option_file)  # without blocking the loop
 
         session.on_close = stop_game
         session.log.save_folder = str(self.config.save_folder or Path.cwd())  # where our server saves
@@ -248,13 +256,16 @@ class Gateway:
         return web.FileResponse(STATIC / "index.html")
 
     def capabilities(self) -> Json:
-        return {
+        caps: Json = {
             "local": self.config.local_games,
             "join_any": self.config.target is None,
             "server": self.config.target or "",
             "name": self.config.default_name,
             "level": self.config.level,
         }
+        if self.config.local_games:  # what the new-game panel offers
+            caps.update(rules=self.config.rules.name, rule_systems=_rule_systems())
+        return caps
 
     async def _websocket(self, request: web.Request) -> web.StreamResponse:
         if not self.config.hosts.allows_origin(request.headers.get("Origin"), request.headers.get("Host")):
@@ -444,6 +455,71 @@ def _server_args(request: Json) -> list[str]:
     if request.get("random_seats"):
         args.append("--random-seats")
     return args
+
+
+def _rules(value: object, default: Ruleset) -> Ruleset:
+    """The rule system a local game is asked to play (the gateway's own when not said)."""
+    if value is None or value == "":
+        return default
+    if not isinstance(value, str):
+        raise RequestError("rules: the name of a rule system")
+    try:
+        return registry.get(value)
+    except registry.RulesError as exc:
+        raise RequestError(str(exc)) from None
+
+
+def _own_options(rules: Ruleset) -> list[OptionEntry]:
+    """A rule system's table options beyond the classical table's (IMS: CountFlowers, MultipleWins, MinimumFan)."""
+    classical = {e.name for e in OPTION_TABLE}
+    return [e for e in rules.new_options().entries() if e.name not in classical]
+
+
+def _rule_systems() -> list[Json]:
+    """The rule systems a local game may play, each with its own table options, for the new-game panel."""
+    systems = []
+    for name in registry.names():
+        try:
+            rules = registry.get(name)
+        except registry.RulesError:
+            continue  # known but not written yet
+        options = [{"name": e.name, "type": e.type.value, "value": e.value, "description": e.description}
+                   for e in _own_options(rules)]  # fmt: skip
+        systems.append({"name": name, "options": options})
+    return systems
+
+
+def _option_file(rules: Ruleset, value: object) -> Path | None:
+    """The panel's table options, checked as SetGameOption would, in an option file for the server (None: none)."""
+    if value is None or value == {}:
+        return None
+    if not isinstance(value, dict) or len(value) > MAX_TABLE_OPTIONS:
+        raise RequestError("table_options: an object of option names and values")
+    options = rules.new_options()
+    own = {e.name for e in _own_options(rules)}
+    lines = []
+    for name, setting in value.items():
+        if name not in own:
+            raise RequestError(f"table_options: the {rules.name} rules have no table option {name!r}")
+        if isinstance(setting, bool):
+            setting = int(setting)
+        if not isinstance(setting, int):
+            raise RequestError(f"table_options: {name} wants a number or true/false, not {setting!r}")
+        try:
+            entry = options.set_from_text(name, str(setting))
+        except OptionError as exc:
+            raise RequestError(f"table_options: {exc}") from None
+        lines.append(f"GameOption 0 {entry.encode()}\n")
+    handle, path = tempfile.mkstemp(prefix="xmj-", suffix=".opt")
+    with os.fdopen(handle, "w") as file:
+        file.writelines(lines)
+    return Path(path)
+
+
+def _stop(game: LocalGame, option_file: Path | None) -> None:
+    game.stop()
+    if option_file is not None:
+        option_file.unlink(missing_ok=True)
 
 
 def _robot_names(request: Json) -> list[str]:

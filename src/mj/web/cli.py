@@ -136,7 +136,8 @@ def main(argv: Sequence[str] | None = None, prog: str = "xmj") -> int:
     if not isinstance(http, TcpAddress):
         parser.error(f"--http wants HOST:PORT, not {args.http!r}")
     try:
-        return asyncio.run(_serve(args, http, server_args, rules))
+        # the gateway adds --rules itself: the page may start a local game of another rule system
+        return asyncio.run(_serve(args, http, server_args[2:], rules))
     except KeyboardInterrupt:
         return 130
 

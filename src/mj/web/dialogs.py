@@ -19,12 +19,16 @@ Mah Jong! (our turn), No claim / Chow / Pung / Kong / Mah Jong! (a discard, with
 the claim timeout), the chow position when a chow was claimed without one, robbing
 a kong (No claim / Mah Jong!), and Eyes / Chow / Pung / Special Hand / Finished
 after a mah-jong.
+
+A rule system that names its own moves (:meth:`~mj.rules.ruleset.Ruleset.move_names`:
+IMS's [Draw], [Connect], [Triplet]...) is offered them by those names instead, in
+three dialogs: the bid on a discard, robbing a quadruplet, and the turn.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Hashable, Iterable, Mapping
+from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Final
 
@@ -167,6 +171,9 @@ def _current(view: SeatView, log: SeatLog, now: float | None) -> Dialog | None:
         return _chow_position(view, view.chow_choice)
     if view.paused and view.my_id not in view.ready:
         return _ready(log)
+    names = view.rules.move_names()
+    if names is not None:
+        return _named(view, log, now, names)
     pending = view.pending
     if pending is not None and pending.who != view.my_id:
         if log.answered_pending():
@@ -356,6 +363,75 @@ def _loser(view: SeatView) -> Dialog | None:
     held = [t for t in view.concealed if not tiles.is_special(t)]
     select = next(iter(pungs)) if pungs else (tiles.code(held[0]) if held else None)
     return Dialog("loser", "Declare your concealed sets", buttons, "pung" if pungs else "show", select=select)
+
+
+# -- the dialogs of a rule system that names its moves
+
+#: The buttons of a bid on a discard, in the seed's order: all but the first two (one of which a seat is
+#: offered as its way to let the tile go) are shown, greyed out when not possible; the connections only
+#: beside [Draw], which only the discarder's successor has.
+_BID_LAYOUT: Final = ("Draw", "Pass", "Connect Lower", "Connect Middle", "Connect Upper", "Triplet", "Quadruplet",
+                      "MahJong")  # fmt: skip
+_BESIDE_DRAW: Final = frozenset(("Connect Lower", "Connect Middle", "Connect Upper"))
+_TURN_LAYOUT: Final = ("Discard", "Quadruplet", "MahJong")
+_ROB_LAYOUT: Final = ("Pass", "MahJong")
+#: Underlined letters where a name's first letter is taken.
+_KEYS: Final = {"Connect Lower": "l", "Connect Middle": "i", "Connect Upper": "u"}
+#: The moves a button offers by tile of the hand.
+_BY_TILE: Final = (P.Discard, P.DeclareClosedKong, P.AddToPung)
+
+
+def _named(view: SeatView, log: SeatLog, now: float | None, names: Callable[[SeatView, P.PMsg], str]) -> Dialog | None:
+    """The named moves: a bid on a discard, robbing a quadruplet, or the turn (with [Discard] by default)."""
+    legal = view.legal_moves()
+    if not legal:
+        return None
+    choices: dict[str, dict[str, P.PMsg]] = {}
+    for move in legal:
+        key = tiles.code(move.tile) if isinstance(move, _BY_TILE) else NO_TILE
+        choices.setdefault(names(view, move), {})[key] = move
+    pending = view.pending
+    if pending is not None and pending.who != view.my_id:
+        if log.answered_pending():
+            return None
+        tile = tiles.code(pending.tile)
+        if pending.kong is not None:
+            buttons = _named_buttons(_ROB_LAYOUT, choices, view, pending.tile)
+            return Dialog("rob", "Rob the quadruplet?", buttons, "pass", tile=tile, player=pending.who)
+        letting_go = "Draw" if "Draw" in choices else "Pass"
+        layout = [n for n in _BID_LAYOUT if n == letting_go or (n not in ("Draw", "Pass") and
+                  (letting_go == "Draw" or n not in _BESIDE_DRAW))]  # fmt: skip
+        timeout = float(view.options["Timeout"])
+        elapsed = (time.monotonic() if now is None else now) - log.claim_opened
+        return Dialog("claim", "Bid for the discard", _named_buttons(layout, choices, view, pending.tile),
+                      _button_id(letting_go), tile=tile, player=pending.who, timeout=timeout,
+                      remaining=max(0.0, timeout - elapsed) if timeout else 0.0)  # fmt: skip
+    if pending is not None or "Discard" not in choices:
+        return None
+    drawn = view.last_drawn
+    select = tiles.code(drawn) if drawn is not None and tiles.code(drawn) in choices["Discard"] else None
+    if select is None:
+        select = next(reversed(choices["Discard"]))
+    return Dialog("turn", "Your turn", _named_buttons(_TURN_LAYOUT, choices, view, None), "discard", select=select)
+
+
+def _named_buttons(
+    layout: Iterable[str], choices: Mapping[str, Mapping[str, P.PMsg]], view: SeatView, tile: Tile | None
+) -> tuple[Button, ...]:
+    buttons = []
+    for name in layout:
+        offered = choices.get(name, {})
+        move = offered.get(NO_TILE)
+        shows: tuple[str, ...] = ()
+        if isinstance(move, P.Chow) and tile is not None:
+            shows = tuple(tiles.code(t) for t in sorted((tile, *chow_partners(tile, move.cpos))))
+        needs_tile = (bool(offered) and NO_TILE not in offered) or name == "Discard"
+        buttons.append(Button(_button_id(name), name, _KEYS.get(name, name[0].lower()), offered, needs_tile, shows))
+    return tuple(buttons)
+
+
+def _button_id(name: str) -> str:
+    return name.lower().replace(" ", "-")
 
 
 def _chows(legal: Iterable[P.PMsg]) -> list[ChowPosition]:

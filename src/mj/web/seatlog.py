@@ -12,16 +12,21 @@ from __future__ import annotations
 
 import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Final
 
 from mj.narrate import Narrator
 from mj.protocol import cmsg as C
+from mj.protocol import pmsg as P
+from mj.protocol.fields import ChowPosition
 from mj.seatview import SeatView
-from mj.tiles import BLANK, code
+from mj.tiles import BLANK, Tile, code
 
 #: Chat lines and notices kept for a browser that (re)loads the page.
 KEPT_LINES: Final = 200
+
+_Claim = C.PlayerClaimsChow | C.PlayerClaimsPung | C.PlayerClaimsKong | C.PlayerClaimsMahJong
 
 _CLAIM_WORDS: Final[dict[type[C.CMsg], str]] = {
     C.PlayerClaimsChow: "Chow!",
@@ -41,6 +46,12 @@ class Scoring:
     #: Net change by player id, once settled.
     changes: dict[int, int] = field(default_factory=dict)
     settlement: str = ""
+    #: A rule system's figures behind each HandScore (IMS: fan, bonus, each element), by player id.
+    figures: dict[int, list[tuple[str, int]]] = field(default_factory=dict)
+    #: Each payment (payer, payee, amount) where the rules settle payment by payment.
+    payments: list[tuple[int, int, int]] = field(default_factory=list)
+    #: (player, tile) of each concealed kong kept hidden until the hand ended.
+    revealed: list[tuple[int, Tile]] = field(default_factory=list)
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,15 +153,16 @@ class SeatLog:
                     self._announced.append((pid, "Calling!"))
             case C.PlayerDeclaresClosedKong(id=pid) | C.PlayerAddsToPung(id=pid):
                 self.claim_opened = time.monotonic()
-                self._announced.append((pid, "Kong!"))
+                names = view.rules.move_names()
+                self._announced.append((pid, "Kong!" if names is None else f"{names(view, P.Kong(0))}!"))
             case C.PlayerDoesntClaim(id=pid, discard=serial) if pid == me:
                 self.mark_answered(serial)
             case C.PlayerClaimsChow() | C.PlayerClaimsPung() | C.PlayerClaimsKong() | C.PlayerClaimsMahJong():
                 if msg.id == me:
                     self.mark_answered(msg.discard)
-                self._announced.append((msg.id, _CLAIM_WORDS[type(msg)]))
+                self._announced.append((msg.id, self._claim_word(msg)))
             case C.PlayerMahJongs(id=pid, tile=tile) if tile != BLANK:
-                self._announced.append((pid, "Mah Jong!"))
+                self._announced.append((pid, self.mahjong_word()))
             case C.PlayerRobsKong(id=pid):
                 self._announced.append((pid, "Robbed!"))
             case C.ClaimDenied(reason=reason):
@@ -165,6 +177,9 @@ class SeatLog:
                 changes = (msg.east, msg.south, msg.west, msg.north)
                 self.scoring.changes = dict(zip(view.seats, changes, strict=False))
                 self.scoring.settlement = text
+                self.scoring.figures = {pid: list(f) for pid, f in view.score_figures.items()}
+                self.scoring.payments = list(view.payments)
+                self.scoring.revealed = list(view.revealed_kongs)
             case C.WashOut(reason=reason):
                 self.washout = reason
                 self._notice(f"Wash-out: {reason}")
@@ -181,6 +196,20 @@ class SeatLog:
                 self._notice("The game is over")
             case _:
                 pass
+
+    def mahjong_word(self) -> str:
+        """What going out is called over the winner: the manual's "Mah Jong!" or the rule system's name."""
+        names = self.view.rules.move_names()
+        return "Mah Jong!" if names is None else f"{names(self.view, P.MahJong(0))}!"
+
+    def _claim_word(
+        self, msg: C.PlayerClaimsChow | C.PlayerClaimsPung | C.PlayerClaimsKong | C.PlayerClaimsMahJong
+    ) -> str:
+        """What a claim is called over the claimer: the manual's "Pung!", or the rule system's name of the bid."""
+        names = self.view.rules.move_names()
+        if names is None:
+            return _CLAIM_WORDS[type(msg)]
+        return f"{names(self.view, _bid(msg))}!"
 
     def _notice(self, text: str) -> None:
         self.notices.append(text)
@@ -206,7 +235,8 @@ class SeatLog:
                 what = code(tile) if pid == me and tile != BLANK else loose
                 line = f"{narrator.who(pid)} draws {what}"
             case C.PlayerClaimsChow() | C.PlayerClaimsPung() | C.PlayerClaimsKong() | C.PlayerClaimsMahJong():
-                line = f"{narrator.who(msg.id)} claims {_CLAIM_WORDS[type(msg)].rstrip('!')}"
+                verb = "claims" if view.rules.move_names() is None else "bids"
+                line = f"{narrator.who(msg.id)} {verb} {self._claim_word(msg).rstrip('!')}"
             case C.PlayerDoesntClaim(timeout=True):
                 line = "Your time to claim ran out: no claim"
             case C.HandScore(id=pid, score=score):
@@ -214,6 +244,49 @@ class SeatLog:
             case C.Settlement() | C.WashOut() | C.GameOver():
                 line = None  # the Scoring window and the notices say these
             case _:
-                line = narrator.line(msg)
+                names = view.rules.move_names()
+                named = _named_line(narrator.who, names, view, msg) if names is not None else None
+                line = named if named is not None else narrator.line(msg)
         if line:
             self._log("move", line.strip(" \n#*"))  # the narrator's banners ("### East round ###") bare
+
+
+def _bid(msg: _Claim) -> P.PMsg:
+    """The player message a lodged claim answers to, which the rule system names."""
+    match msg:
+        case C.PlayerClaimsChow(discard=serial, cpos=cpos):
+            return P.Chow(serial, cpos)
+        case C.PlayerClaimsPung(discard=serial):
+            return P.Pung(serial)
+        case C.PlayerClaimsKong(discard=serial):
+            return P.Kong(serial)
+        case _:
+            return P.MahJong(msg.discard)
+
+
+def _named_line(who: Callable[[int], str], names: Callable[[SeatView, P.PMsg], str], view: SeatView,
+                msg: C.CMsg) -> str | None:  # fmt: skip
+    """A move-log line in the words of a rule system that names its moves (IMS: Triplet, not pung), or None
+    where the manual's words serve."""
+    match msg:
+        case C.PlayerPungs(id=pid, tile=tile):
+            return f"{who(pid)} makes a {names(view, P.Pung(0))} of {code(tile)}"
+        case C.PlayerKongs(id=pid, tile=tile):
+            return f"{who(pid)} makes a {names(view, P.Kong(0))} of {code(tile)}"
+        case C.PlayerChows(id=pid, tile=tile, cpos=cpos) if cpos is not ChowPosition.ANYPOS:
+            return f"{who(pid)} connects {code(tile)} ({names(view, P.Chow(0, cpos))})"
+        case C.PlayerDeclaresClosedKong(id=pid, tile=tile):
+            what = "" if tile == BLANK else f" of {code(tile)}"
+            return f"{who(pid)} declares a concealed {names(view, P.DeclareClosedKong(tile))}{what}"
+        case C.PlayerRevealsConcealedKong(id=pid, tile=tile):
+            return f"{who(pid)} reveals a concealed {names(view, P.DeclareClosedKong(tile))} of {code(tile)}"
+        case C.PlayerAddsToPung(id=pid, tile=tile):
+            quadruplet = names(view, P.AddToPung(tile))
+            return f"{who(pid)} adds {code(tile)} to a {names(view, P.Pung(0))}: a {quadruplet}"
+        case C.PlayerRobsKong(id=pid, tile=tile):
+            return f"{who(pid)} robs the {names(view, P.Kong(0))} of {code(tile)}"
+        case C.PlayerMahJongs(id=pid, tile=tile):
+            source = "on the discard" if tile == BLANK else f"with {code(tile)}"
+            return f"{who(pid)} goes {names(view, P.MahJong(0))} {source}"
+        case _:
+            return None

@@ -81,9 +81,32 @@ def _scoring(view: SeatView, log: SeatLog) -> Json | None:
                 "score": score,
                 "text": text,
                 "change": scoring.changes.get(pid),
+                "figures": _figures(scoring.figures.get(pid)),
             }
         )
-    return {"hand": scoring.hand, "players": rows, "settlement": scoring.settlement}
+    return {
+        "hand": scoring.hand,
+        "players": rows,
+        "settlement": scoring.settlement,
+        "payments": [
+            {"payer": log.name(payer), "payee": log.name(payee), "amount": amount}
+            for payer, payee, amount in scoring.payments
+        ],
+        "revealed": [{"name": log.name(pid), "tile": tiles.code(tile)} for pid, tile in scoring.revealed],
+    }
+
+
+def _figures(figures: list[tuple[str, int]] | None) -> Json | None:
+    """A winner's ``ScoreFigure`` lines as totals ("fan", "bonus") and elements ("fan:NAME", "bonus:NAME")."""
+    if not figures:
+        return None
+    totals = {name: value for name, value in figures if ":" not in name}
+    elements = []
+    for name, value in figures:
+        kind, _, element = name.partition(":")
+        if element:
+            elements.append({"kind": kind, "name": element, "value": value})
+    return {"totals": totals, "elements": elements}
 
 
 def _options(view: SeatView) -> list[Json]:
@@ -154,6 +177,8 @@ def build(view: SeatView, log: SeatLog, dialog: Dialog | None, connection: Json,
             "over": view.game_over,
             "manager": log.manager,
             "winner": view.winner,
+            "winners": list(view.winners),
+            "mahjong": log.mahjong_word(),
             "washout": log.washout,
             "protocol": view.protocol,
             "started": len(view.seats) == 4,

@@ -8,7 +8,7 @@ scoring :mod:`~mj.rules.classical.scoring`, settlement
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from typing import Final
 
 from mj import hand
@@ -55,6 +55,10 @@ class ClassicalRules:
 
     def legal_moves(self, view: SeatView) -> list[PMsg]:
         return moves.legal_moves(view, self)
+
+    def move_names(self) -> Callable[[SeatView, PMsg], str] | None:
+        """None: a client offers these moves in the manual's dialogs."""
+        return None
 
     def exposing_spoils(self, view: SeatView, tile: Tile, pung: bool) -> bool:
         """Never: any complete hand goes out."""

@@ -23,7 +23,7 @@ docs/rules-ims.md records every reading where the seed is silent.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from typing import Final
 
 from mj.melds import KongOrigin, Meld, MeldKind
@@ -113,6 +113,10 @@ class IMSRules(ClassicalRules):
 
     def legal_moves(self, view: SeatView) -> list[PMsg]:
         return moves.legal_moves(view, self)
+
+    def move_names(self) -> Callable[[SeatView, PMsg], str] | None:
+        """The seed's buttons ([Draw], [Connect], [Triplet]...): :func:`mj.rules.ims.moves.button`."""
+        return moves.button
 
     def exposing_spoils(self, view: SeatView, tile: Tile, pung: bool) -> bool:
         """Under a Minimum Fan, the first revealed set costs Front Door Clean's fan, unless it brings its own.

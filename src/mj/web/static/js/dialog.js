@@ -246,8 +246,8 @@ export class ActionDialog {
       done = this.press('declare', declare.tiles[declare.tiles.length - 1]);
     } else if (prefs.autoFlowers && dialog.kind === 'declaring' && !button('kong')) {
       done = this.press('finish');
-    } else if (prefs.autoPass && dialog.kind === 'claim' && dialog.buttons.every((b) => b.id === 'noclaim' || !b.enabled)) {
-      done = this.press('noclaim');
+    } else if (prefs.autoPass && dialog.kind === 'claim' && dialog.buttons.every((b) => b.id === dialog.default || !b.enabled)) {
+      done = this.press(dialog.default); // No claim, or a rule system's [Pass] / [Draw]
     } else if ((prefs.autoLosing && dialog.kind === 'loser') || (prefs.autoWinning && dialog.kind === 'winner')) {
       const chosen = button(dialog.default);
       done = Boolean(chosen) && this.press(dialog.default, chosen.tiles === null ? null : dialog.select);

@@ -2,8 +2,10 @@
 // saving, and the three preference panels. One modal at a time; Escape or Cancel closes it.
 
 import { DEFAULTS, prefs, setPrefs } from './prefs.js';
+import { tileElement, tileName } from './tiles.js';
 
 const WIND_NAMES = { E: 'East', S: 'South', W: 'West', N: 'North' };
+const RULE_NAMES = { classical: 'Chinese Classical', ims: 'IMS (Internet MahJong Server)', beijing: 'Beijing' };
 
 function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
@@ -98,14 +100,34 @@ export function scoringBody(state) {
   const grid = el('div', { class: 'scoring' });
   for (const row of scoring.players) {
     const change = row.change === null || row.change === undefined ? '' : `${row.change >= 0 ? '+' : ''}${row.change}`;
-    const card = el('section', { class: state.game.winner === row.id ? 'winner' : '' },
-      el('h3', { text: `${WIND_NAMES[row.wind]}: ${row.name}` }),
-      el('pre', { class: 'score', text: row.text || '(not scored yet)' }),
+    const card = el('section', { class: state.game.winner === row.id || row.figures ? 'winner' : '' },
+      el('h3', { text: `${WIND_NAMES[row.wind]}: ${row.name}`, 'data-won': state.game.mahjong || 'Mah Jong!' }),
+      row.figures ? figuresTable(row)
+        : el('pre', { class: 'score', text: row.text || (scoring.payments && scoring.payments.length ? '(only winners are scored)' : '(not scored yet)') }),
       el('div', { class: `change ${row.change >= 0 ? 'plus' : 'minus'}`, text: change ? `Change: ${change}` : '' }));
     grid.appendChild(card);
   }
-  const settlement = scoring.settlement ? el('div', {}, el('h3', { text: 'Settlement' }), el('pre', { class: 'score', text: scoring.settlement })) : '';
-  return el('div', {}, el('p', { text: `Hand ${scoring.hand}` }), grid, settlement);
+  const payments = (scoring.payments || []).length
+    ? el('div', { class: 'payments' }, el('h3', { text: 'Payments' }),
+      el('ul', {}, ...scoring.payments.map((p) => el('li', { text: `${p.payer} \u2192 ${p.payee}: ${p.amount}` }))))
+    : '';
+  const revealed = (scoring.revealed || []).length
+    ? el('div', { class: 'revealed' }, el('h3', { text: 'Concealed quadruplets revealed' }),
+      el('ul', {}, ...scoring.revealed.map((r) => el('li', {}, `${r.name}: `, tileElement(r.tile), ` ${tileName(r.tile)}`))))
+    : '';
+  // a rule system that settles payment by payment says so itself: its payments replace the settlement text
+  const settlement = scoring.settlement && !payments ? el('div', {}, el('h3', { text: 'Settlement' }), el('pre', { class: 'score', text: scoring.settlement })) : '';
+  return el('div', {}, el('p', { text: `Hand ${scoring.hand}` }), grid, revealed, payments, settlement);
+}
+
+/** A winner's figures (IMS: each fan and bonus element, the fan, the bonus, the score). */
+function figuresTable(row) {
+  const table = el('table', { class: 'figures' });
+  const line = (name, value, cls = '') => table.appendChild(el('tr', { class: cls }, el('td', { text: name }), el('td', { text: String(value) })));
+  for (const e of row.figures.elements) line(`${e.name} (${e.kind})`, e.value);
+  for (const [name, value] of Object.entries(row.figures.totals)) line(name[0].toUpperCase() + name.slice(1), value, 'total');
+  line('Score', row.score, 'total');
+  return table;
 }
 
 export function infoBody(state) {
@@ -170,6 +192,27 @@ function localGameFields(caps, withFile) {
   const level = String(values.level || caps.level || 3);
   form.appendChild(field('Computer players\' level', select('level', level, [
     ['1', '1: plays for speed'], ['2', '2: also defends'], ['3', '3: also weighs its score (mj-player\'s default)']])));
+  const systems = caps.rule_systems || [];
+  if (systems.length > 1 && !withFile) {
+    const chosen = systems.some((r) => r.name === values.rules) ? values.rules : caps.rules;
+    const menu = select('rules', chosen, systems.map((r) => [r.name, RULE_NAMES[r.name] || r.name]));
+    const table = el('fieldset', { class: 'table-options' });
+    const fill = () => {
+      const system = systems.find((r) => r.name === menu.value);
+      table.replaceChildren(el('legend', { text: 'Table options' }));
+      for (const o of system ? system.options : []) {
+        const saved = ((values.table_options || {})[menu.value] || {})[o.name];
+        const value = saved === undefined ? o.value : saved;
+        table.appendChild(o.type === 'bool'
+          ? checkbox(o.description, value, `opt-${o.name}`)
+          : field(o.description, el('input', { type: 'number', name: `opt-${o.name}`, value: String(value), min: '0', style: 'width:5em' })));
+      }
+      table.hidden = !system || !system.options.length;
+    };
+    menu.addEventListener('change', fill);
+    fill();
+    form.append(field('Rules', menu), table);
+  }
   form.append(
     checkbox('allow disconnection', values.allow_disconnect, 'allow_disconnect'),
     checkbox('save game state on exit', values.save_on_exit, 'save_on_exit'),
@@ -192,8 +235,20 @@ function readLocalGame(form) {
     level: Number(get('level').value) || 3,
   };
   if (get('file')) values.file = get('file').value;
+  const saved = JSON.parse(localStorage.getItem('xmj.localgame') || '{}');
+  values.table_options = saved.table_options || {};
+  if (get('rules')) {
+    values.rules = get('rules').value;
+    const chosen = {};
+    for (const input of form.querySelectorAll('.table-options input')) {
+      const name = input.name.slice('opt-'.length);
+      chosen[name] = input.type === 'checkbox' ? input.checked : Number(input.value) || 0;
+    }
+    values.table_options[values.rules] = chosen;
+  }
   localStorage.setItem('xmj.localgame', JSON.stringify(values));
-  return values;
+  // the server is sent the chosen system's options only
+  return { ...values, table_options: values.rules ? values.table_options[values.rules] : undefined };
 }
 
 export function newLocalGame(caps, send) {

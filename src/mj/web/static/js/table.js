@@ -164,7 +164,7 @@ function labelElement(state, player) {
   const flags = [];
   if (turn) flags.push(player.id === state.me ? 'your turn' : 'to play');
   if (player.calling) flags.push('calling');
-  if (state.game.winner === player.id) flags.push('Mah Jong!');
+  if (state.game.winner === player.id || (state.game.winners || []).includes(player.id)) flags.push(state.game.mahjong || 'Mah Jong!');
   if (state.game.paused && player.ready) flags.push('ready');
   if (flags.length) label.appendChild(el('span', 'flag', flags.join(' · ')));
   if (turn) label.setAttribute('aria-current', 'true');

@@ -1,0 +1,113 @@
+"""A whole IMS game in Chromium through ``xmj --rules ims``: the seed's buttons, its scoring window.
+
+The person answers every dialog by its default button (a double click discards in
+turn), as a newcomer would; the robots play IMS through mj's protocol extension.
+Screenshots go to ``test-artifacts/web/``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Error as PlaywrightError
+
+from test_web import running_xmj
+
+#: The seed's names of the bids and moves, as buttons.
+IMS_BUTTONS = {"Draw", "Pass", "Connect Lower", "Connect Middle", "Connect Upper", "Triplet", "Quadruplet",
+               "MahJong", "Discard"}  # fmt: skip
+#: The manual's names for Chinese Classical, which an IMS table never shows.
+CLASSICAL_BUTTONS = {"No claim", "Chow", "Pung", "Kong", "Mah Jong!", "Calling", "Declare"}
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    """A fresh tab (its own storage), failing the test on any script error."""
+    context = browser.new_context(viewport={"width": 1400, "height": 900})
+    tab = context.new_page()
+    errors: list[str] = []
+    tab.on("pageerror", lambda exc: errors.append(str(exc)))
+    yield tab
+    context.close()
+    assert not errors, f"script errors in the page: {errors}"
+
+
+def test_a_whole_ims_game_in_the_browser_by_default_buttons_and_double_clicks(
+    page: Any, tmp_path: Path, artifacts: Path
+) -> None:
+    options = tmp_path / "one-round.opt"
+    options.write_text("GameOption 0 NumRounds nat 0 1 1 number of rounds to play\n")
+    seen: set[str] = set()
+    scoring_shots = 0
+    with running_xmj(
+        "--timeout", "0", "--seed", "4", "--option-file", str(options), name="Ims",
+        options=("--rules", "ims", "--level", "1"),
+    ) as xmj:  # fmt: skip
+        page.goto(xmj.page)
+        deadline = time.monotonic() + 500
+        while not page.locator("#round-info", has_text="Game over").count():
+            assert time.monotonic() < deadline, "the game did not end"
+            with contextlib.suppress(PlaywrightError):  # the page changed under the pointer: look again
+                panel = page.locator("#panels .panel")
+                if panel.count():
+                    if panel.locator("table.figures").count() and scoring_shots < 3:
+                        scoring_shots += 1
+                        page.screenshot(path=artifacts / f"ims-scoring-{scoring_shots}.png")
+                    page.keyboard.press("Escape")
+                    continue
+                box = page.locator(".action")
+                if box.count():
+                    seen.update(box.locator("button").all_inner_texts())
+                    if box.get_attribute("data-kind", timeout=500) == "turn":
+                        page.locator("button.tile.mine[aria-pressed=true]").dblclick(timeout=1000)
+                    else:
+                        box.locator("button.default:not(:disabled)").click(timeout=1000)
+            page.wait_for_timeout(30)
+        page.wait_for_timeout(300)
+        page.screenshot(path=artifacts / "ims-game-over.png")
+        scores = page.locator(".label .score").all_inner_texts()
+    labels = {label.split("\n")[0].strip() for label in seen}
+    assert {"Discard", "Quadruplet", "MahJong", "Pass"} <= labels, labels
+    assert not labels & CLASSICAL_BUTTONS, labels
+    assert scoring_shots, "no hand was won: the IMS scoring window never showed"
+    assert len(scores) == 4 and sum(int(s) for s in scores) == 0
+
+
+def test_new_local_game_offers_the_rule_systems_and_starts_ims_with_its_table_options(page: Any) -> None:
+    states: list[dict[str, Any]] = []
+
+    def on_socket(ws: Any) -> None:
+        def frame(payload: str | bytes) -> None:
+            data = json.loads(payload)
+            if data.get("type") == "state":
+                states.append(data)
+
+        ws.on("framereceived", frame)
+
+    page.on("websocket", on_socket)
+    with running_xmj("--timeout", "0", "--seed", "3", name="Panel", options=("--level", "1")) as xmj:
+        page.goto(xmj.page)
+        page.locator(".action").wait_for()
+        page.keyboard.press("Alt+g")
+        page.keyboard.press("n")
+        page.locator("#panel-confirm").get_by_role("button", name="Leave and start").click()
+        panel = page.locator("#panel-newgame")
+        assert not panel.locator(".table-options").is_visible()  # classical: the panel as before
+        panel.locator("select[name=rules]").select_option("ims")
+        panel.locator("input[name=opt-CountFlowers]").uncheck()
+        panel.locator("input[name=opt-MinimumFan]").fill("2")
+        panel.get_by_role("button", name="Start Game").click()
+        page.locator(".action[data-kind=ready] button").click()
+        page.locator(".action button", has_text="Discard").or_(page.locator(".action button", has_text="Pass")).or_(
+            page.locator(".action button", has_text="Draw")
+        ).first.wait_for(timeout=30_000)
+        options = {o["name"]: o["value"] for o in states[-1]["options"]}
+    assert options["MinimumFan"] == 2
+    assert options["CountFlowers"] is False
+    assert "MultipleWins" in options and "Flowers" not in options
