@@ -12,7 +12,8 @@ codec, whose per-message methods are generated with ``exec`` when a message is f
 Left out on purpose, though they are on hot paths:
 
 * ``mj.rules.classical.rules``: other rule systems subclass :class:`ClassicalRules`
-  in Python, which a compiled class forbids;
+  in Python, which a compiled class forbids (so ``mj.rules.ims.rules``, one of them,
+  stays Python too; the IMS legal moves and scorer it calls are compiled);
 * ``mj.robot.personality`` and ``mj.rules.options``: their frozen dataclasses travel
   to the arena's worker processes by pickle, which mypyc's frozen classes refuse.
 
@@ -56,6 +57,8 @@ MODULES: Final = (
     "mj.rules.base",
     "mj.rules.classical.scoring",
     "mj.rules.classical.settlement",
+    "mj.rules.ims.moves",
+    "mj.rules.ims.scoring",
     "mj.robot.agent",
     "mj.robot.declare",
     "mj.robot.defence",
@@ -69,6 +72,7 @@ MODULES: Final = (
     "mj.protocol.messagetable",
     "mj.server.logwriter",
     "mj.server.transport",
+    "mj.simulate",
 )
 
 #: The root of the ``mj`` package (a namespace package: no ``__init__`` to ask).
