@@ -114,6 +114,8 @@ class _Run:
         self.hand_moves = 0
         #: The hand (by number started) whose wall was checked against the tile set.
         self.wall_checked = 0
+        #: How many of each tile code that hand's wall holds (the rule system's tile set).
+        self.tile_set: list[int] = []
 
     def fail(self, what: str) -> None:
         raise InvariantError(f"seed {self.seed}, hand {self.hands + 1}: {what}")
@@ -225,13 +227,18 @@ class _Run:
         if game.phase is Phase.HAND_COMPLETE:
             return
         wall = game.wall
-        # Every tile drawn from the wall lies once in some seat: counted up by kind, then down.
-        balance = [0] * _TILE_CODES
+        if self.wall_checked != game.hands_started:  # the wall's tiles never change within a hand
+            self.wall_checked = game.hands_started
+            if sorted(wall.tiles) != sorted(tiles.full_set(self.rules.flowers(game.options))):
+                self.fail("the wall is not the rule system's tile set")
+            self.tile_set = [0] * _TILE_CODES
+            for t in wall.tiles:
+                self.tile_set[t] += 1
+        # Every tile of the set lies once, in the wall or in some seat: counted down by kind from the set.
+        balance = self.tile_set.copy()
         wall_tiles = wall.tiles
-        for i in range(wall.live_next):
-            balance[wall_tiles[i]] += 1
-        for i in range(wall.loose_next + 1, len(wall_tiles)):
-            balance[wall_tiles[i]] += 1
+        for i in range(wall.live_next, wall.loose_next + 1):
+            balance[wall_tiles[i]] -= 1
         for seat in game.seats:
             for t in seat.concealed:
                 balance[t] -= 1
@@ -249,10 +256,6 @@ class _Run:
             balance[winning.tile] += 1  # the discard went out in a set and still lies in its pile
         if any(balance):
             self.fail(f"tiles unaccounted for: {_unbalanced(balance)}")
-        if self.wall_checked != game.hands_started:  # the wall's tiles never change within a hand
-            self.wall_checked = game.hands_started
-            if sorted(wall.tiles) != sorted(tiles.full_set(self.rules.flowers(game.options))):
-                self.fail("the wall is not the rule system's tile set")
         live_left = wall.live_left
         for index, seat in enumerate(game.seats):
             view = self.views[seat.player]
@@ -267,7 +270,7 @@ _TILE_CODES: Final = max(tiles.ALL_TILES) + 1
 
 
 def _unbalanced(balance: list[int]) -> str:
-    """The kinds drawn from the wall more often than placed (positive) or placed more often than drawn."""
+    """The kinds missing (positive: fewer placed than the set holds) or placed too often (negative)."""
     return ", ".join(f"{tiles.code(t)} {n:+d}" for t, n in enumerate(balance) if n)
 
 
