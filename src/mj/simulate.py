@@ -175,11 +175,19 @@ class _Run:
 
     def probe(self, pid: int) -> None:
         """Try a move that is not legal now: the engine must refuse it and change nothing."""
-        view = self.views[pid]
-        candidates = [m for m in _candidates(view, self.rng) if not view.allows(m)]
-        if not candidates or self.game.pause is not None:
+        if self.game.pause is not None:
             return  # a pause holds back moves the rules allow (no probe can tell them apart)
-        move = self.rng.choice(candidates)
+        view = self.views[pid]
+        candidates = _candidates(view, self.rng)
+        while True:  # one at random among those not legal: drawn at random, the legal ones put aside
+            if not candidates:
+                return
+            index = self.rng.randrange(len(candidates))
+            move = candidates[index]
+            if not view.allows(move):
+                break
+            candidates[index] = candidates[-1]
+            candidates.pop()
         self.probes += 1
         try:
             self.game.apply(pid, move)
