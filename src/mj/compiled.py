@@ -5,7 +5,9 @@ every message, and the server frames, logs and routes every line, so these modul
 are where the arena and the server spend their CPU. mypyc compiles them from the same
 typed source (``setup.py`` builds what :data:`MODULES` lists); compiled, the arena
 plays about twice as many hands per CPU-second, and the server's own work per line
-costs about a third less. Everything else stays Python: the server's start-up and
+costs about a third less. The random-move simulation asks every seat's legal moves
+and counts every tile after every move, so it and the IMS moves and scorer are
+compiled too (docs/performance.md). Everything else stays Python: the server's start-up and
 command line, the web client, the arena's set-up and reports, and the protocol
 codec, whose per-message methods are generated with ``exec`` when a message is first used.
 
