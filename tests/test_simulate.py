@@ -6,13 +6,14 @@ from pathlib import Path
 
 import pytest
 
+from mj import tiles
 from mj.arena.options import game_options
 from mj.protocol import pmsg as P
 from mj.rules import registry
 from mj.rules.classical.rules import CLASSICAL, ClassicalRules
 from mj.rules.options import GameOptions
 from mj.seatview import SeatView
-from mj.simulate import InvariantError, simulate
+from mj.simulate import InvariantError, _Run, simulate
 
 OPTION_FILES = sorted((Path(__file__).parent / "data" / "options").glob("*.opt"))
 
@@ -91,3 +92,28 @@ def test_random_play_by_the_ims_legal_moves_keeps_every_invariant(multiple_wins:
     options.set_value("MinimumFan", minimum_fan)
     figures = simulate(ims, hands=60, seed=11, options=options)
     assert figures.hands >= 60 and figures.probes > 0
+
+
+def started_run(seed: int, moves: int) -> _Run:
+    """A classical game of the simulation ``moves`` moves into its first hand."""
+    run = _Run(CLASSICAL, seed, None, 1)
+    run.start()
+    for _ in range(moves):
+        run.step()
+    return run
+
+
+def test_a_tile_swapped_for_another_kind_in_a_hand_is_unaccounted_for() -> None:
+    run = started_run(4, 30)
+    concealed = run.game.seats[2].concealed
+    concealed[0] = tiles.RED_DRAGON if concealed[0] != tiles.RED_DRAGON else tiles.GREEN_DRAGON
+    with pytest.raises(InvariantError, match=r"^seed 4, hand 1: tiles unaccounted for: .*[+-]1, .*[+-]1"):
+        run.check()
+
+
+def test_a_tile_lost_from_a_discard_pile_is_unaccounted_for() -> None:
+    run = started_run(4, 30)
+    pile = next(seat.discards for seat in run.game.seats if seat.discards)
+    lost = pile.pop()
+    with pytest.raises(InvariantError, match=rf"tiles unaccounted for: {tiles.code(lost)} \+1$"):
+        run.check()

@@ -5,14 +5,17 @@ every message, and the server frames, logs and routes every line, so these modul
 are where the arena and the server spend their CPU. mypyc compiles them from the same
 typed source (``setup.py`` builds what :data:`MODULES` lists); compiled, the arena
 plays about twice as many hands per CPU-second, and the server's own work per line
-costs about a third less. Everything else stays Python: the server's start-up and
+costs about a third less. The random-move simulation asks every seat's legal moves
+and counts every tile after every move, so it and the IMS moves and scorer are
+compiled too (docs/performance.md). Everything else stays Python: the server's start-up and
 command line, the web client, the arena's set-up and reports, and the protocol
 codec, whose per-message methods are generated with ``exec`` when a message is first used.
 
 Left out on purpose, though they are on hot paths:
 
 * ``mj.rules.classical.rules``: other rule systems subclass :class:`ClassicalRules`
-  in Python, which a compiled class forbids;
+  in Python, which a compiled class forbids (so ``mj.rules.ims.rules``, one of them,
+  stays Python too; the IMS legal moves and scorer it calls are compiled);
 * ``mj.robot.personality`` and ``mj.rules.options``: their frozen dataclasses travel
   to the arena's worker processes by pickle, which mypyc's frozen classes refuse.
 
@@ -56,6 +59,8 @@ MODULES: Final = (
     "mj.rules.base",
     "mj.rules.classical.scoring",
     "mj.rules.classical.settlement",
+    "mj.rules.ims.moves",
+    "mj.rules.ims.scoring",
     "mj.robot.agent",
     "mj.robot.declare",
     "mj.robot.defence",
@@ -69,6 +74,7 @@ MODULES: Final = (
     "mj.protocol.messagetable",
     "mj.server.logwriter",
     "mj.server.transport",
+    "mj.simulate",
 )
 
 #: The root of the ``mj`` package (a namespace package: no ``__init__`` to ask).

@@ -34,6 +34,7 @@ import random
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Final
 
 from mj import tiles
 from mj.game.engine import Config, Game, Phase
@@ -46,7 +47,7 @@ from mj.rules.options import GameOptions
 from mj.rules.ruleset import Ruleset
 from mj.seatview import SeatView
 from mj.table import SeededWalls
-from mj.tiles import BLANK, GlibcRandom, Tile
+from mj.tiles import BLANK, GlibcRandom
 
 #: Player ids of the four seats, East first.
 PLAYERS = (1, 2, 3, 4)
@@ -56,7 +57,7 @@ MOVES_PER_HAND = 5000
 PROBE_SHARE = 0.25
 
 
-class InvariantError(AssertionError):
+class InvariantError(Exception):
     """An invariant of the game broke; ``str()`` names the seed and hand to replay it with."""
 
 
@@ -113,11 +114,19 @@ class _Run:
         self.hand_moves = 0
         #: The hand (by number started) whose wall was checked against the tile set.
         self.wall_checked = 0
+        #: How many of each tile code that hand's wall holds (the rule system's tile set).
+        self.tile_set: list[int] = []
 
     def fail(self, what: str) -> None:
         raise InvariantError(f"seed {self.seed}, hand {self.hands + 1}: {what}")
 
     def play(self) -> None:
+        self.start()
+        while not self.game.game_over and not (self.hand_limit and self.hands >= self.hand_limit):
+            self.step()
+
+    def start(self) -> None:
+        """Tell every seat the game's options and start the first hand."""
         game = self.game
         start: list[C.CMsg] = [game.game_message(1110)]
         start.extend(C.GameOption(0, entry) for entry in game.options.entries())
@@ -125,25 +134,28 @@ class _Run:
             for msg in start:
                 view.apply(msg)
         self.deliver(game.start_announcement(1110))
-        while not game.game_over and not (self.hand_limit and self.hands >= self.hand_limit):
-            choices = [(pid, moves) for pid in PLAYERS if (moves := self.open_moves(pid))]
-            if not choices:
-                self.fail(f"deadlock: nobody has a move in phase {game.phase.value}")
-            pid, moves = self.rng.choice(choices)
-            if self.rng.random() < PROBE_SHARE:
-                self.probe(pid)
-            move = _eager(moves) or self.rng.choice(moves)
-            self.note_answer(pid, move)
-            try:
-                sends = game.apply(pid, move)
-            except IllegalMove as exc:
-                self.fail(f"player {pid}'s legal move {move.encode()!r} was refused: {exc}")
-            self.moves += 1
-            self.hand_moves += 1
-            if self.hand_moves > MOVES_PER_HAND:
-                self.fail(f"no end after {MOVES_PER_HAND} moves")
-            self.deliver(sends)
-            self.check()
+
+    def step(self) -> None:
+        """One seat plays one move (after, now and then, a move that is not legal), and everything is checked."""
+        game = self.game
+        choices = [(pid, moves) for pid in PLAYERS if (moves := self.open_moves(pid))]
+        if not choices:
+            self.fail(f"deadlock: nobody has a move in phase {game.phase.value}")
+        pid, moves = self.rng.choice(choices)
+        if self.rng.random() < PROBE_SHARE:
+            self.probe(pid)
+        move = _eager(moves) or self.rng.choice(moves)
+        self.note_answer(pid, move)
+        try:
+            sends = game.apply(pid, move)
+        except IllegalMove as exc:
+            self.fail(f"player {pid}'s legal move {move.encode()!r} was refused: {exc}")
+        self.moves += 1
+        self.hand_moves += 1
+        if self.hand_moves > MOVES_PER_HAND:
+            self.fail(f"no end after {MOVES_PER_HAND} moves")
+        self.deliver(sends)
+        self.check()
 
     def open_moves(self, pid: int) -> list[P.PMsg]:
         """The legal moves of ``pid`` still to be played: a tile already answered is not answered again."""
@@ -163,11 +175,19 @@ class _Run:
 
     def probe(self, pid: int) -> None:
         """Try a move that is not legal now: the engine must refuse it and change nothing."""
-        view = self.views[pid]
-        candidates = [m for m in _candidates(view, self.rng) if not view.allows(m)]
-        if not candidates or self.game.pause is not None:
+        if self.game.pause is not None:
             return  # a pause holds back moves the rules allow (no probe can tell them apart)
-        move = self.rng.choice(candidates)
+        view = self.views[pid]
+        candidates = _candidates(view, self.rng)
+        while True:  # one at random among those not legal: drawn at random, the legal ones put aside
+            if not candidates:
+                return
+            index = self.rng.randrange(len(candidates))
+            move = candidates[index]
+            if not view.allows(move):
+                break
+            candidates[index] = candidates[-1]
+            candidates.pop()
         self.probes += 1
         try:
             self.game.apply(pid, move)
@@ -215,31 +235,51 @@ class _Run:
         if game.phase is Phase.HAND_COMPLETE:
             return
         wall = game.wall
-        drawn = wall.tiles[: wall.live_next] + wall.tiles[wall.loose_next + 1 :]
-        placed: list[Tile] = []
-        for seat in game.seats:
-            placed += seat.concealed
-            placed += seat.specials
-            placed += seat.discards
-            for meld in seat.melds:
-                placed += meld.tiles
-        winning = game.winning
-        if winning is not None and winning.pending is not None and winning.source is WinSource.ROBBED_KONG:
-            placed.append(winning.pending)  # taken from the kong, not yet in the winner's set
-        if winning is not None and winning.discarder is not None and winning.pending is None:
-            placed.remove(winning.tile)  # the discard went out in a set and still lies in its pile
-        if sorted(drawn) != sorted(placed):
-            self.fail(f"tiles unaccounted for: drawn {sorted(drawn)} but placed {sorted(placed)}")
         if self.wall_checked != game.hands_started:  # the wall's tiles never change within a hand
             self.wall_checked = game.hands_started
             if sorted(wall.tiles) != sorted(tiles.full_set(self.rules.flowers(game.options))):
                 self.fail("the wall is not the rule system's tile set")
+            self.tile_set = [0] * _TILE_CODES
+            for t in wall.tiles:
+                self.tile_set[t] += 1
+        # Every tile of the set lies once, in the wall or in some seat: counted down by kind from the set.
+        balance = self.tile_set.copy()
+        wall_tiles = wall.tiles
+        for i in range(wall.live_next, wall.loose_next + 1):
+            balance[wall_tiles[i]] -= 1
+        for seat in game.seats:
+            for t in seat.concealed:
+                balance[t] -= 1
+            for t in seat.specials:
+                balance[t] -= 1
+            for t in seat.discards:
+                balance[t] -= 1
+            for meld in seat.melds:
+                for t in meld.tiles:
+                    balance[t] -= 1
+        winning = game.winning
+        if winning is not None and winning.pending is not None and winning.source is WinSource.ROBBED_KONG:
+            balance[winning.pending] -= 1  # taken from the kong, not yet in the winner's set
+        if winning is not None and winning.discarder is not None and winning.pending is None:
+            balance[winning.tile] += 1  # the discard went out in a set and still lies in its pile
+        if any(balance):
+            self.fail(f"tiles unaccounted for: {_unbalanced(balance)}")
+        live_left = wall.live_left
         for index, seat in enumerate(game.seats):
             view = self.views[seat.player]
             if view.me.shown is None and sorted(view.concealed) != sorted(seat.concealed):
                 self.fail(f"seat {index}'s view holds {view.concealed}, the engine {seat.concealed}")
-            if view.live_tiles != wall.live_left:
-                self.fail(f"seat {index}'s view counts {view.live_tiles} live tiles, the engine {wall.live_left}")
+            if view.live_tiles != live_left:
+                self.fail(f"seat {index}'s view counts {view.live_tiles} live tiles, the engine {live_left}")
+
+
+#: Tile codes are below this: the length of a vector counting tiles by kind.
+_TILE_CODES: Final = max(tiles.ALL_TILES) + 1
+
+
+def _unbalanced(balance: list[int]) -> str:
+    """The kinds missing (positive: fewer placed than the set holds) or placed too often (negative)."""
+    return ", ".join(f"{tiles.code(t)} {n:+d}" for t, n in enumerate(balance) if n)
 
 
 def _eager(moves: list[P.PMsg]) -> P.PMsg | None:

@@ -19,7 +19,7 @@ from enum import Enum
 from typing import Final
 
 from mj import hand as analysis
-from mj.hand.complete import thirteen_wonders_counts
+from mj.hand.complete import seven_pairs_counts, standard_split, thirteen_wonders_counts
 from mj.melds import MeldKind
 from mj.rules.ims.options import COUNT_FLOWERS, MINIMUM_FAN, IMSOptions
 from mj.rules.winhand import How, WinningHand
@@ -404,7 +404,7 @@ def _declared(hand: WinningHand) -> list[TileSet]:
 
 def _thirteen_individuals(held: Sequence[int]) -> bool:
     """1-4-7, 2-5-8 and 3-6-9 in three different suits, three single words and a pair of a fourth word."""
-    if len(held) != NUM_KINDS:
+    if len(held) != NUM_KINDS or sum(held[27:]) != 5:  # the quick test first: 3 single words and a pair
         return False
     suits = [tuple(held[s : s + 9]) for s in (0, 9, 18)]
     if sorted(suits) != _INDIVIDUAL_SUITS:
@@ -452,6 +452,9 @@ def is_winning_pattern(concealed: Sequence[Tile], declared_sets: int) -> bool:
     The quick test that comes before :func:`score` (which also weighs the Minimum Fan):
     4 sets and a pair, or, with nothing declared, 7 Pairs, 13 Orphans or 13 Individuals.
     """
-    if analysis.is_mahjong(concealed, declared_sets, True):
+    held = analysis.counts(concealed)
+    if standard_split(held, 4 - declared_sets, True):
         return True
-    return declared_sets == 0 and _thirteen_individuals(analysis.counts(concealed))
+    if declared_sets:
+        return False
+    return seven_pairs_counts(held) or thirteen_wonders_counts(held) or _thirteen_individuals(held)
