@@ -26,6 +26,7 @@ from mj.robot.levels import (
     LevelOne,
     LevelTwo,
     hand_value,
+    loser_value,
     make_strategy,
     prospect,
 )
@@ -390,3 +391,38 @@ def test_a_hands_prospect_counts_the_flush_it_leans_to_and_doubling_pairs() -> N
     assert of("1B 2B 3B 4B 5B 6B 2B 3B 4B 7B 8B 9B 9B") == pytest.approx(8 * mixed, rel=0.01)  # one suit alone
     assert of("1B 2B 3B 4B 5B 6B 2B 3B 4B 7B 8B 9C NW NW") > mixed  # one tile from a flush
     assert of("1B 2B 3B 4B 5B 6B 2C 3C 4C 7C 8C RD RD") > mixed  # a pair that may become a doubling pung
+
+
+def test_a_losers_hand_is_scored_by_its_pungs_specials_and_doubling_pairs() -> None:
+    chows = "1B 2B 3B 4C 5C 6C 7D 8D 9D 2B 3B 5D 5D NW"
+    assert loser_value(view_of(chows), tiles_vector(chows)) == 0  # no going-out points, no no-score double
+    dragons = "RD RD RD 1C 1C 1C 4C 5C 6C 7D 8D 9D WD WD"
+    # A concealed pung of a dragon (8) doubles, a concealed pung of terminals (8), the pair of dragons (2).
+    assert loser_value(view_of(dragons), tiles_vector(dragons)) == (8 + 8 + 2) * 2
+    with_flowers = view_of(chows)
+    with_flowers.me.specials = parse_many("1F 2S")
+    assert loser_value(with_flowers, tiles_vector(chows)) == 8
+
+
+def test_weighing_the_losers_score_keeps_a_doubling_pung_when_folding() -> None:
+    # Far from ready against a likely ready opponent; the only safe tile is the red dragon,
+    # three of which are held: a concealed pung that a loser scores 16 for (settled with
+    # the other losers). Weighing that, the robot throws the north wind instead.
+    hand = "RD RD RD 3B 5B 6D 7D 4C 5C 8C 2C NW 2B 6B"
+    assert risk(threatened(hand, seat=1, live=30), "RD") < 0.01 < risk(threatened(hand, seat=1, live=30), "NW")
+    unweighed = LevelTwo(rules=replace(LEVEL_THREE, loser=0.0))
+    weighed = LevelTwo(rules=replace(LEVEL_THREE, loser=1.0))
+    assert unweighed.discard(threatened(hand, seat=1, live=30)) == (parse("RD"), False)
+    assert weighed.discard(threatened(hand, seat=1, live=30)) == (parse("NW"), False)
+
+
+def test_with_major_pungs_a_pung_of_terminals_that_keeps_the_hand_ready_is_claimed() -> None:
+    # Ready on 1B-4B with the 9B pair as the eye; a pung of 9B keeps it ready and scores
+    # 4 whether the hand wins or loses. Without ``major_pungs`` only doubling pungs are.
+    hand = "9B 9B 1B 2B 3B 4C 5C 6C 7D 8D 9D 2B 3B"
+    claims = []
+    for rules in (replace(LEVEL_THREE, major_pungs=False), replace(LEVEL_THREE, major_pungs=True)):
+        view = view_of(hand, seat=1)
+        view.apply(C.PlayerDiscards(view.seats[2], parse("9B"), 5, False))
+        claims.append(LevelTwo(rules=rules).claim(view, parse("9B"), 5))
+    assert claims == [None, Claim(ClaimKind.PUNG)]

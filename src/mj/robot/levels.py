@@ -27,14 +27,19 @@ Levels 2 and 3 (:class:`LevelTwo`) add defence (:mod:`mj.robot.defence`): every
 discard is weighed by the chance that it deals in against the chance to win with
 what is left, so a safe tile goes out instead of the best shape when the shape's
 gain is worth less than its risk; and they claim doubling pungs (dragons, own and
-prevailing wind) that do not set the hand back. Level 2 fears dealing in half as
-much as level 3. Level 3 also weighs each hand by what it is worth, giving up a
-cheap hand sooner than a dear one or East's; among the discards that leave the
-same shanten it weighs the useful tiles each keeps by the :func:`prospect` of the
-hand it leaves (a flush it leans to, a pair of a doubling honour); and it counts a
-hand short of ready as less likely to win the likelier an opponent is ready
-(:attr:`Defence.hurry`). How each of these was chosen and what it measured, with
-the alternatives tried and left out, is in ``docs/robot-tuning.md``.
+prevailing wind) that do not set the hand back (level 3 also pungs of terminals and
+of the other winds, which score whether the hand wins or loses). Level 2 fears
+dealing in half as much as level 3. Level 3 also weighs each hand by what it is
+worth, giving up a cheap hand sooner than a dear one or East's; among the discards
+that leave the same shanten it weighs the useful tiles each keeps by the square of
+the :func:`prospect` of the hand it leaves (a flush it leans to, a pair of a doubling
+honour); it counts a hand short of ready as less likely to win the likelier an
+opponent is ready (:attr:`Defence.hurry`); and when it weighs safety it also weighs
+what each discard takes from the score its hand would show as a loser
+(:func:`loser_value`: losers settle their scores among themselves), so it folds
+without breaking a scoring pung while a safe enough tile is left. How each of these
+was chosen and what it measured, with the alternatives tried and left out, is in
+``docs/robot-tuning.md``.
 
 Deciding from the view alone, a strategy keeps only the combination it plays with
 and a seeded random generator used only to break exact ties, so the same views in
@@ -324,6 +329,12 @@ class Defence:
     #: A hand ``s`` steps from ready keeps ``(1 - threat) ** (hurry * s)`` of its win chance,
     #: ``threat`` the readiness of the likeliest ready opponent (0: the threat is not weighed).
     hurry: float = 0.0
+    #: Also claim a pung of any terminal or wind that does not set the hand back: it scores
+    #: whether the hand wins or loses (losers settle their scores among themselves).
+    major_pungs: bool = False
+    #: Weigh the score a hand would show as a loser (:func:`loser_value`), lost by breaking a
+    #: scoring set, by this much against a typical win's stake (0: not weighed).
+    loser: float = 0.0
 
 
 class LevelTwo(LevelOne):
@@ -355,10 +366,17 @@ class LevelTwo(LevelOne):
     honour. (The shanten still comes first: hands that gave up speed for value won
     too much less to pay, see the module documentation.)
 
+    With ``loser`` (level 3) each discard's worth also loses what it takes from the
+    score the hand would show as a loser (:func:`loser_value`), counted against a
+    typical win: under LosersSettle the losers pay each other the differences of
+    their scores, so a folded hand that keeps a concealed pung of dragons is still
+    paid by the other losers.
+
     It also claims a pung of dragons or of its own or the prevailing wind whenever
     that does not set the hand back (level 1 only claims to get closer): the pung
     doubles the hand, and a pair of them left as the eye would spoil the double of
-    a hand of chows.
+    a hand of chows. With ``major_pungs`` (level 3) it also claims such a pung of
+    terminals or of the other winds: it scores 4 whether the hand wins or loses.
     """
 
     def __init__(self, personality: Personality | None = None, seed: int = 0, rules: Defence | None = None) -> None:
@@ -367,8 +385,10 @@ class LevelTwo(LevelOne):
 
     def claim(self, view: SeatView, tile: Tile, serial: int) -> Claim | None:
         claim = super().claim(view, tile, serial)
-        if claim is not None or not _offers(view.legal_moves(), P.Pung) or not _doubles(view, tile):
+        if claim is not None or not _offers(view.legal_moves(), P.Pung):
             return claim
+        if not _doubles(view, tile) and not (self.rules.major_pungs and tiles.is_major(tile)):
+            return None
         if self.combination.hiddenness > 0:
             return None  # a personality that dislikes exposing sets only claims to get ready
         vector = view.hand_counts()
@@ -443,6 +463,7 @@ class LevelTwo(LevelOne):
         if rules.hurry > 0.0:
             base *= danger.calm(rules.hurry * push.shanten)
         top = weight(push) if weight is not None else 0.0
+        loss = self._loser_loss(view, vector) if rules.loser > 0.0 else None
         best_tile, best_worth = push.tile, -math.inf
         for option in every:
             if option.shanten > push.shanten:
@@ -453,9 +474,31 @@ class LevelTwo(LevelOne):
                 chance = base * option.ukeire / max(1, push.ukeire)
             risk = danger.of(option.tile)
             worth = (1.0 - risk) * chance - risk * rules.cost
+            if loss is not None:
+                worth -= loss(option.tile)
             if worth > best_worth + 1e-9:
                 best_tile, best_worth = option.tile, worth
         return best_tile
+
+    def _loser_loss(self, view: SeatView, vector: list[int]) -> Callable[[Tile], float]:
+        """What discarding each tile costs the hand's score as a loser, in typical wins (times ``loser``).
+
+        A loser point is worth about two points of settlement (against each other
+        loser), a typical win about three times :data:`TYPICAL_VALUE`.
+        """
+        scale = self.rules.loser * 2.0 / (3.0 * TYPICAL_VALUE)
+        now = loser_value(view, vector)
+        known: dict[Tile, float] = {}
+
+        def loss(tile: Tile) -> float:
+            if vector[kind_index(tile)] < 2:
+                return 0.0  # only a pung or a pair scores
+            found = known.get(tile)
+            if found is None:
+                found = known[tile] = (now - loser_value(view, evaluate.without(vector, tile))) * scale
+            return found
+
+        return loss
 
     def _stake(self, view: SeatView, vector: list[int]) -> float:
         """What winning this hand is worth against a typical win (1 when stakes are not weighed)."""
@@ -477,7 +520,26 @@ def hand_value(view: SeatView, vector: list[int]) -> float:
     Points: going out, flowers and seasons, the pungs and kongs out and held (majors
     double); doubles: those sets of dragons and of the own and prevailing wind.
     """
-    points = 20.0 + 4 * len(view.specials)
+    points, doubles, scoring = _set_score(view, vector)
+    return (20.0 + points) * 2 ** (doubles if scoring else doubles + NO_SCORE_DOUBLES)
+
+
+def loser_value(view: SeatView, vector: list[int]) -> float:
+    """What the hand would score should another player go out now (losers settle these among themselves).
+
+    Flowers and seasons, the pungs and kongs out and held, and the pairs of doubling
+    honours held, with the doubles of the sets: all a loser shows that scores.
+    """
+    points, doubles, _ = _set_score(view, vector)
+    for tile in _HONOUR_KINDS:
+        if vector[kind_index(tile)] == 2 and _doubles(view, tile):
+            points += 2
+    return points * 2**doubles
+
+
+def _set_score(view: SeatView, vector: list[int]) -> tuple[float, float, bool]:
+    """Points of the specials and of the pungs and kongs out and held, their doubles, and whether any set scores."""
+    points = 4.0 * len(view.specials)
     doubles = 0.0
     sets = [
         (m.tile, m.kind is MeldKind.KONG, m.concealed) for m in view.melds if m.kind in (MeldKind.PUNG, MeldKind.KONG)
@@ -486,9 +548,7 @@ def hand_value(view: SeatView, vector: list[int]) -> float:
     for tile, is_kong, concealed in sets:
         points += (8 if is_kong else 2) * (2 if concealed else 1) * (2 if tiles.is_major(tile) else 1)
         doubles += _doubles(view, tile)
-    if not sets:
-        doubles += NO_SCORE_DOUBLES
-    return points * 2**doubles
+    return points, doubles, bool(sets)
 
 
 #: The factor of a hand of one suit with honours, and of one suit alone (one and three doubles).
@@ -556,9 +616,11 @@ def _doubles(view: SeatView, tile: Tile) -> bool:
     return tiles.is_dragon(tile) or tile in (view.own_wind, view.prevailing)
 
 
-#: The defence of levels 2 and 3 (tuned on seeds 101-180, see the module documentation).
+#: The defence of levels 2 and 3 (how each value was chosen: docs/robot-tuning.md).
 LEVEL_TWO: Final = Defence(cost=0.5)
-LEVEL_THREE: Final = Defence(cost=1.0, valued=True, east_stake=1.5, prospect=1.0, hurry=0.5)
+LEVEL_THREE: Final = Defence(
+    cost=1.0, valued=True, east_stake=1.5, prospect=2.0, hurry=0.5, loser=1.0, major_pungs=True
+)
 
 
 def make_strategy(level: int, personality: Personality | None = None, seed: int = 0) -> Strategy:
