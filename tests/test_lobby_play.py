@@ -12,11 +12,13 @@ from pathlib import Path
 
 import pytest
 
+from mj import tiles
 from mj.lobby.models import LobbyTable
-from mj.lobby.play import RECEIVED, SENT, TablePlay
+from mj.lobby.play import RECEIVED, SENT, TablePlay, _Hands
 from mj.lobby.runner import robot_seeds, table_setup
-from mj.lobby.store import Store
+from mj.lobby.store import Batch, Store
 from mj.logfile import LogEntry, format_entry, parse_log
+from mj.protocol import cmsg as C
 from mj.replay import replay
 
 Moves = list[tuple[int, str, int, str | None]]
@@ -94,3 +96,11 @@ def test_a_table_stored_batch_by_batch_is_rebuilt_from_the_database(tmp_path: Pa
         assert [e for e in again.queue] == [e for e in play.queue]
     finally:
         store.close()
+
+
+def test_a_drawn_hand_is_recorded_as_ended_at_its_wash_out() -> None:
+    hands, batch = _Hands(), Batch()
+    hands.observe(C.Game(1, 2, 3, 4, tiles.EAST_WIND, 0, 1, 0, 0, 0, 0, 1110, 0), 0, batch)
+    hands.observe(C.NewHand(1, 3, 5), 1, batch)
+    hands.observe(C.WashOut("wall exhausted"), 9, batch)
+    assert batch.hands[1].last_move == 9 and batch.hands[1].settlement is None

@@ -77,6 +77,9 @@ class _Hands:
                 self.current.settlement = dict(zip(self.seats, deltas, strict=True))
                 self.current.last_move = seq
                 batch.hands[self.current.number] = self.current
+            case C.WashOut() if self.current is not None:  # a drawn hand ends with no settlement
+                self.current.last_move = seq
+                batch.hands[self.current.number] = self.current
             case C.GameOver():
                 self.over = True
 
