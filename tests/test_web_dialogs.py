@@ -11,14 +11,18 @@ import mj.web
 from mj import tiles
 from mj.protocol import pmsg as P
 from mj.protocol.fields import ChowPosition
+from mj.rules import registry
+from mj.rules.ruleset import Ruleset
 from mj.seatview import Pending, Phase, SeatView
 from mj.web.dialogs import ActionError, Dialog, choose, current
 from mj.web.seatlog import SeatLog
 
 
-def seat(hand: str, pending: tuple[int, str] | None = None) -> tuple[SeatView, SeatLog]:
-    """Player 1 sitting East (North, id 4, plays just before us), playing, holding ``hand``."""
-    view = SeatView(1)
+def seat(
+    hand: str, pending: tuple[int, str] | None = None, rules: Ruleset = registry.DEFAULT
+) -> tuple[SeatView, SeatLog]:
+    """Player 1 sitting East (North, id 4, plays just before us), playing, holding ``hand``, under ``rules``."""
+    view = SeatView(1, rules)
     view.seats = [1, 2, 3, 4]
     for pid in view.seats:
         view.player(pid)

@@ -19,24 +19,12 @@ from mj.seatview import Pending, Phase, SeatView
 from mj.web import app, snapshot
 from mj.web.dialogs import ActionError, Dialog, choose, current
 from mj.web.seatlog import SeatLog
+from test_web_dialogs import seat as seat_under
 
 
 def seat(hand: str, pending: tuple[int, str] | None = None) -> tuple[SeatView, SeatLog]:
     """Player 1 sitting East at an IMS table (North, id 4, plays just before us), holding ``hand``."""
-    view = SeatView(1, IMS)
-    view.seats = [1, 2, 3, 4]
-    for pid in view.seats:
-        view.player(pid)
-    view.active = True
-    view.phase = Phase.PLAYING
-    view.concealed = tiles.parse_many(hand)
-    view.me.concealed = len(view.concealed)
-    if pending is not None:
-        view.pending = Pending(pending[0], tiles.parse(pending[1]), 9)
-    else:
-        view.turn = 1
-        view.last_drawn = view.concealed[-1]
-    return view, SeatLog(view)
+    return seat_under(hand, pending, IMS)
 
 
 def labels(dialog: Dialog | None) -> dict[str, bool]:
