@@ -13,6 +13,7 @@ from typing import Final
 from mj.calculator import beijing, classical, ims
 from mj.calculator.outcome import Element, InputError, Outcome
 from mj.calculator.request import Request, parse_request
+from mj.rules import registry
 
 Calculator = Callable[[Request], Outcome]
 
@@ -22,7 +23,8 @@ CALCULATORS: Final[dict[str, Calculator]] = {
     "ims": lambda r: ims.calculate(r.hand, r.options),
     "beijing": lambda r: beijing.calculate(r.hand, r.options, r.wild_indicator),
 }
-DEFAULT_RULES: Final = "classical"
+#: Without a rules field or --rules: the system every command plays by default.
+DEFAULT_RULES: Final = registry.DEFAULT_NAME
 
 
 def calculate(request: Request, rules: str | None = None) -> Outcome:
