@@ -13,10 +13,14 @@ deal-in rate (the discard or kong that gave another player mah-jong), mean winni
 hand score and mean final score per game, each with a 95% confidence interval (normal
 approximation). The duplicate comparison takes, for every seed, our mean final score
 over the rotations minus the originals' mean, and gives the mean and 95% CI of that
-per-seed difference (likewise for win and deal-in rates). Example::
+per-seed difference (likewise for win and deal-in rates). The JSON (``--json``) keeps
+that difference for every seed, so that two versions played on the same seeds can be
+compared pair by pair (``--against`` an earlier JSON): the per-seed difference of
+their differences, which cancels the luck of the deals both met. Example::
 
     .venv/bin/python scripts/tournament.py --seeds 1-40 --level 2 --jobs 2
     .venv/bin/python scripts/tournament.py --seeds 1-100 --json results.json
+    .venv/bin/python scripts/tournament.py --seeds 1-100 --level 2 --against results.json
 
 Every process started here is ended by PID; nothing is left running.
 """
@@ -75,6 +79,7 @@ def analyse(reports: Sequence[GameReport]) -> dict[str, Any]:
         for i, name in enumerate(("final_score_diff", "win_rate_diff", "deal_in_rate_diff"))
     }
     decisions = [1000 * seconds for r in reports for _, seconds in r.decisions]
+    score_by_seed = {str(seed): statistics.fmean(row[0] for row in rows) for seed, rows in sorted(per_seed.items())}
     return {
         "games": len(reports),
         "completed": sum(r.ok for r in reports),
@@ -84,12 +89,19 @@ def analyse(reports: Sequence[GameReport]) -> dict[str, Any]:
         "ours": ours.figures().as_dict(),
         "original": originals.figures().as_dict(),
         "duplicate": {"seeds": len(per_seed), **duplicate},
+        "score_diff_by_seed": score_by_seed,
         "decision_ms": {
             "moves": len(decisions),
             "median": statistics.median(decisions) if decisions else math.nan,
             "p99": statistics.quantiles(decisions, n=100)[98] if len(decisions) > 1 else math.nan,
         },
     }
+
+
+def paired(ours: dict[str, Any], theirs: dict[str, Any]) -> Estimate:
+    """This run's per-seed score difference minus another run's, over the seeds both played."""
+    mine, other = ours["score_diff_by_seed"], theirs.get("score_diff_by_seed", {})
+    return mean_ci([mine[seed] - other[seed] for seed in mine if seed in other])
 
 
 def _est(d: dict[str, float], scale: float = 1.0, digits: int = 1) -> str:
@@ -169,6 +181,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--subprocess", action="store_true", help="run our robot as the mj-player program")
     parser.add_argument("--server-program", default=original.SERVER, help="the server to play on (default %(default)s)")
     parser.add_argument("--json", metavar="FILE", help="also write the results as JSON ('-' for stdout only)")
+    parser.add_argument("--against", type=Path, help="a JSON of an earlier run to compare with, seed by seed")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress line per game")
     args = parser.parse_args(argv)
     try:
@@ -184,6 +197,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not os.access(binary, os.X_OK):
             print(f"error: {binary} not found (apt-get install mah-jong)", file=sys.stderr)
             return 2
+    try:
+        against = json.loads(args.against.read_text(encoding="utf-8")) if args.against else None
+    except (OSError, ValueError) as exc:
+        parser.error(f"--against {args.against}: {exc}")
     started = time.monotonic()
     reports = asyncio.run(run_tournament(seeds, args))
     result = analyse(reports)
@@ -193,6 +210,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(json.dumps(result, indent=2))
     else:
         print_results(result)
+        if against is not None:
+            shared = paired(result, against)
+            print(f"paired against {args.against} ({shared.n} seeds): final score per game {shared.text(1, 0)}")
         if args.json:
             Path(args.json).write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
     return 0 if result["completed"] == result["games"] else 1
