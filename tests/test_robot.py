@@ -125,6 +125,15 @@ def test_discards_are_deterministic_for_a_seed() -> None:
     assert len(choices) == 1
 
 
+def test_a_beginner_sees_how_far_a_hand_is_from_ready_not_how_many_tiles_would_improve_it() -> None:
+    # 9C and 9D both leave the hand one from ready, and both are terminals; 9C keeps
+    # twice as many useful tiles, which level 1 counts and the beginner does not: to
+    # it the two are alike, and its seed decides.
+    hand = "2B 3B 4B 1C 3C 9C 1D 2D 3D 5D 5D 7D 9D 9D"
+    assert {LevelOne(seed=seed).discard(view_of(hand))[0] for seed in range(20)} == {parse("9C")}
+    assert {LevelOne(seed=seed, slip=1.0).discard(view_of(hand))[0] for seed in range(20)} == {parse("9C"), parse("9D")}
+
+
 def test_goes_out_as_soon_as_the_hand_is_complete() -> None:
     assert LevelOne().mahjong_now(view_of("1B 2B 3B 4C 5C 6C 7D 8D 9D RD RD RD 5D 5D"))
     assert not LevelOne().mahjong_now(view_of("1B 2B 3B 4C 5C 6C 7D 8D 9D RD RD RD 5D 6D"))

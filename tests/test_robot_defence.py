@@ -9,6 +9,7 @@ them, so the view's own bookkeeping (piles, timeline) is what the strategies rea
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import replace
 
@@ -284,13 +285,26 @@ def test_a_higher_cost_of_dealing_in_folds_sooner() -> None:
 
 
 def test_levels_are_ordered_and_the_default_is_one_of_them() -> None:
-    assert isinstance(make_strategy(1), LevelOne) and not isinstance(make_strategy(1), LevelTwo)
-    two, three = make_strategy(2), make_strategy(3)
+    # Level 1 never counts the useful tiles, level 2 on some discards, level 3 always;
+    # levels 2 and 3 defend, and only level 3 weighs what its hand is worth.
+    one, two, three = make_strategy(1), make_strategy(2), make_strategy(3)
+    assert isinstance(one, LevelOne) and not isinstance(one, LevelTwo)
     assert isinstance(two, LevelTwo) and isinstance(three, LevelTwo)
-    assert two.rules.cost < three.rules.cost
+    assert one.slip == 1.0 > two.slip > three.slip == 0.0
+    assert two.rules.cost > 0.0 and three.rules.cost > 0.0
+    assert not two.rules.valued and three.rules.valued
     assert DEFAULT_LEVEL in LEVELS
     with pytest.raises(ValueError, match="unknown robot level"):
         make_strategy(4)
+
+
+def test_a_slipping_level_chooses_some_discards_without_counting_the_useful_tiles() -> None:
+    # 9C keeps twice the useful tiles of 9D, both leaving the hand one from ready.
+    hand = "2B 3B 4B 1C 3C 9C 1D 2D 3D 5D 5D 7D 9D 9D"
+    choices = Counter(make_strategy(2, seed=seed).discard(view_of(hand))[0] for seed in range(40))
+    assert set(choices) == {parse("9C"), parse("9D")}
+    assert choices[parse("9C")] > choices[parse("9D")]  # a slip picks either; the rest keep 9C
+    assert {make_strategy(3, seed=seed).discard(view_of(hand))[0] for seed in range(10)} == {parse("9C")}
 
 
 # -- personality combinations and hysteresis

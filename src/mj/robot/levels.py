@@ -83,11 +83,14 @@ HIDDEN_POINTS: Final = 10.0
 class LevelOne:
     """The speed-first strategy described in the module documentation."""
 
-    def __init__(self, personality: Personality | None = None, seed: int = 0) -> None:
+    def __init__(self, personality: Personality | None = None, seed: int = 0, slip: float = 0.0) -> None:
         self.personality = personality or Personality()
         self._rng = random.Random(seed)
         self._switcher = Switcher(self.personality)
         self._hand = -1
+        #: The share of discards chosen without counting the useful tiles (:meth:`_shape_key`).
+        self.slip = slip
+        self._blind = slip >= 1.0
 
     @property
     def combination(self) -> Combination:
@@ -130,6 +133,8 @@ class LevelOne:
         vector = view.hand_counts()
         if not any(vector):
             raise ValueError("nothing to discard")
+        if 0.0 < self.slip < 1.0:
+            self._blind = self._rng.random() < self.slip
         return self._choose(view, vector, view.unseen_counts()), False
 
     def _choose(self, view: SeatView, vector: list[int], unseen: list[int]) -> Tile:
@@ -146,15 +151,24 @@ class LevelOne:
         """Level 1's order of discards: shanten, ukeire, §9.8 threats, keeping value, copies discarded.
 
         The ukeire is negated as a float so that level 3 can put its weighed ukeire there
-        (:meth:`LevelTwo._shape_key`); ``unseen`` (copies by kind) is for that weighing.
+        (:meth:`LevelTwo._shape_key`); ``unseen`` (copies by kind) is for that weighing. On
+        a slip (``slip``: always at level 1, on some discards at level 2) the useful tiles
+        are not counted: only how far each discard leaves the hand from ready.
         """
         discarded = view.discarded_counts()
         threat = self._threat(view, discarded)
         keep = self._keep_value(view, vector)
+        counted = 0.0 if self._blind else 1.0
 
         def key(option: evaluate.DiscardOption) -> tuple[int, float, int, float, int]:
             tile = option.tile
-            return (option.shanten, -float(option.ukeire), threat(tile), keep(tile), -discarded[kind_index(tile)])
+            return (
+                option.shanten,
+                -counted * option.ukeire,
+                threat(tile),
+                keep(tile),
+                -discarded[kind_index(tile)],
+            )
 
         return key
 
@@ -379,8 +393,10 @@ class LevelTwo(LevelOne):
     terminals or of the other winds: it scores 4 whether the hand wins or loses.
     """
 
-    def __init__(self, personality: Personality | None = None, seed: int = 0, rules: Defence | None = None) -> None:
-        super().__init__(personality, seed)
+    def __init__(
+        self, personality: Personality | None = None, seed: int = 0, rules: Defence | None = None, slip: float = 0.0
+    ) -> None:
+        super().__init__(personality, seed, slip)
         self.rules = rules or Defence()
 
     def claim(self, view: SeatView, tile: Tile, serial: int) -> Claim | None:
@@ -400,7 +416,7 @@ class LevelTwo(LevelOne):
         self, view: SeatView, vector: list[int], unseen: list[int]
     ) -> Callable[[evaluate.DiscardOption], tuple[int, float, int, float, int]]:
         """Level 1's order, with the useful tiles weighed by the prospect of what is left when ``prospect`` is set."""
-        weight = self._weight(view, vector, unseen) if self.rules.prospect > 0.0 else None
+        weight = self._weight(view, vector, unseen) if self.rules.prospect > 0.0 and not self._blind else None
         return self._weighed_key(view, vector, unseen, weight)
 
     def _weighed_key(
@@ -453,7 +469,7 @@ class LevelTwo(LevelOne):
         if max(danger.deal_in[k] for k in held) < self.rules.quiet:
             return super()._choose(view, vector, unseen)
         rules = self.rules
-        weight = self._weight(view, vector, unseen) if rules.prospect > 0.0 else None
+        weight = self._weight(view, vector, unseen) if rules.prospect > 0.0 and not self._blind else None
         every = sorted(
             evaluate.discard_options(vector, view.declared_sets, view.seven_pairs, unseen, True),
             key=self._weighed_key(view, vector, unseen, weight),
@@ -616,6 +632,8 @@ def _doubles(view: SeatView, tile: Tile) -> bool:
     return tiles.is_dragon(tile) or tile in (view.own_wind, view.prevailing)
 
 
+#: The share of level 2's discards chosen without counting the useful tiles, as level 1 chooses all.
+LEVEL_TWO_SLIP: Final = 0.5
 #: The defence of levels 2 and 3 (how each value was chosen: docs/robot-tuning.md).
 LEVEL_TWO: Final = Defence(cost=0.5)
 LEVEL_THREE: Final = Defence(
@@ -628,8 +646,10 @@ def make_strategy(level: int, personality: Personality | None = None, seed: int 
     if level not in LEVELS:
         raise ValueError(f"unknown robot level {level} (choose from {', '.join(map(str, LEVELS))})")
     if level == 1:
-        return LevelOne(personality, seed)
-    return LevelTwo(personality, seed, LEVEL_TWO if level == 2 else LEVEL_THREE)
+        return LevelOne(personality, seed, slip=1.0)
+    if level == 2:
+        return LevelTwo(personality, seed, LEVEL_TWO, slip=LEVEL_TWO_SLIP)
+    return LevelTwo(personality, seed, LEVEL_THREE)
 
 
 def _offers(legal: list[P.PMsg], kind: type[P.PMsg]) -> bool:
