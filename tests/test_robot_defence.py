@@ -256,17 +256,21 @@ def test_between_equally_good_shapes_the_safer_tile_goes() -> None:
 
 
 def test_the_likelier_an_opponent_is_ready_the_sooner_a_far_hand_gives_up() -> None:
-    # Two from ready against player 2's three pungs: weighing only the risk, level 3's
+    # Two from ready against player 2's three pungs, 45 tiles left: weighing only the risk, level 3's
     # shape would let the fresh white dragon go; knowing the hand will likely end before
     # it gets there, it throws 7C, the ready player's own discard. A ready hand, needing
     # no more turns than the threat leaves, keeps its choice.
     far = "8D 3D 4D 4C 7C 6D 3B 3C 3C 9C WD 2B 5D 9B"
     ready = "1B 2B 3B 7B 8B 4C 5C 6C 7D 8D 9D 1C 1C 4D"
     unhurried = LevelTwo(rules=replace(LEVEL_THREE, hurry=0.0))
-    assert risk(threatened(far, seat=1), "7C") < 0.01 < risk(threatened(far, seat=1), "WD")
-    assert unhurried.discard(threatened(far, seat=1)) == (parse("WD"), False)
-    assert make_strategy(3).discard(threatened(far, seat=1)) == (parse("7C"), False)
-    assert make_strategy(3).discard(threatened(ready)) == unhurried.discard(threatened(ready)) == (parse("4D"), False)
+    assert risk(threatened(far, seat=1, live=45), "7C") < 0.01 < risk(threatened(far, seat=1, live=45), "WD")
+    assert unhurried.discard(threatened(far, seat=1, live=45)) == (parse("WD"), False)
+    assert make_strategy(3).discard(threatened(far, seat=1, live=45)) == (parse("7C"), False)
+    assert (
+        make_strategy(3).discard(threatened(ready, live=45))
+        == unhurried.discard(threatened(ready, live=45))
+        == (parse("4D"), False)
+    )
 
 
 def test_a_higher_cost_of_dealing_in_folds_sooner() -> None:
@@ -367,11 +371,12 @@ def test_levels_two_and_three_claim_a_doubling_pung_that_does_not_set_the_hand_b
 
 
 def test_level_three_pushes_as_east_where_it_folds_in_another_seat() -> None:
-    # East's win is paid double by everybody: the same hand, one from ready, lets the fresh
-    # green dragon go as East, and gives up the threatening player's own 7C in the south seat.
+    # East's win is paid double by everybody: the same hand, one from ready with 23 tiles
+    # left, lets the fresh green dragon go as East, and gives up the threatening player's
+    # own 7C in the south seat.
     hand = "4D 5D NW 8C 5B 6B 3B 7C 2C GD NW 6C 7B 4C"
     strategy = make_strategy(3)
-    east, south = threatened(hand, seat=0, live=45), threatened(hand, seat=1, live=45)
+    east, south = threatened(hand, seat=0, live=23), threatened(hand, seat=1, live=23)
     assert risk(south, "7C") < 0.01 < risk(south, "GD")
     assert strategy.discard(east) == (parse("GD"), False)
     assert strategy.discard(south) == (parse("7C"), False)

@@ -1,6 +1,6 @@
 """Robot strategies by level of play, and :func:`make_strategy` to pick one by number.
 
-Level 1 plays for speed, as a beginner taught "get ready as fast as you can" would:
+:class:`LevelOne` plays for speed, as a beginner taught "get ready as fast as you can" would:
 
 * discard the tile leaving the least shanten, then the most useful unseen tiles
   (ukeire); among equal shapes keep scoring honours, follow the personality's
@@ -13,6 +13,12 @@ Level 1 plays for speed, as a beginner taught "get ready as fast as you can" wou
   they do not set the hand back, and go out as soon as the hand is complete;
 * declare the winning hand in its best-scoring legal reading
   (:mod:`mj.robot.declare`).
+
+The levels differ first in whether they count the useful tiles: level 1 never does
+(it sees how far each discard leaves the hand from ready, not how many tiles would
+improve it), level 2 does on half of its discards (:data:`LEVEL_TWO_SLIP`), level 3
+always. Counting them is most of the robots' strength, so this is what makes each
+level clearly stronger than the one below (the figures: ``docs/robot-tuning.md``).
 
 The personality (:mod:`mj.robot.personality`) works at every level: ``chowness``
 -1 never chows, below 0 chows only to get ready, above 0 prefers a chow to an
@@ -28,8 +34,8 @@ discard is weighed by the chance that it deals in against the chance to win with
 what is left, so a safe tile goes out instead of the best shape when the shape's
 gain is worth less than its risk; and they claim doubling pungs (dragons, own and
 prevailing wind) that do not set the hand back (level 3 also pungs of terminals and
-of the other winds, which score whether the hand wins or loses). Level 2 fears
-dealing in half as much as level 3. Level 3 also weighs each hand by what it is
+of the other winds, which score whether the hand wins or loses). Both count a
+deal-in as costing half a typical win. Level 3 also weighs each hand by what it is
 worth, giving up a cheap hand sooner than a dear one or East's; among the discards
 that leave the same shanten it weighs the useful tiles each keeps by the square of
 the :func:`prospect` of the hand it leaves (a flush it leans to, a pair of a doubling
@@ -42,8 +48,8 @@ was chosen and what it measured, with the alternatives tried and left out, is in
 ``docs/robot-tuning.md``.
 
 Deciding from the view alone, a strategy keeps only the combination it plays with
-and a seeded random generator used only to break exact ties, so the same views in
-the same order and the same seed always give the same moves.
+and a seeded random generator used only to break exact ties and to pick level 2's
+slips, so the same views in the same order and the same seed always give the same moves.
 """
 
 from __future__ import annotations
@@ -68,8 +74,7 @@ from mj.tiles import BLANK, NUM_KINDS, Tile, kind_index
 
 #: Levels accepted by ``mj-player --level``.
 LEVELS: Final = (1, 2, 3)
-#: The level ``mj-player`` plays without ``--level``: the one that deals in least while it
-#: still beats the original robots on final score (chosen on the tuning seeds).
+#: The level ``mj-player`` plays without ``--level``: the strongest.
 DEFAULT_LEVEL: Final = 3
 #: How many hand-score points a combination's preference is worth when the hand fits it
 #: fully (:meth:`LevelOne._fit`): one suit doubles a hand of about 40 points; a hand of
@@ -637,12 +642,13 @@ LEVEL_TWO_SLIP: Final = 0.5
 #: The defence of levels 2 and 3 (how each value was chosen: docs/robot-tuning.md).
 LEVEL_TWO: Final = Defence(cost=0.5)
 LEVEL_THREE: Final = Defence(
-    cost=1.0, valued=True, east_stake=1.5, prospect=2.0, hurry=0.5, loser=1.0, major_pungs=True
+    cost=0.5, valued=True, east_stake=1.5, prospect=2.0, hurry=0.5, loser=1.0, major_pungs=True
 )
 
 
 def make_strategy(level: int, personality: Personality | None = None, seed: int = 0) -> Strategy:
-    """The strategy of ``level``: 1 plays for speed only, 2 adds defence, 3 defends harder and weighs stakes."""
+    """The strategy of ``level``: 1 plays for speed by shanten alone, 2 counts useful tiles on half its discards
+    and defends, 3 always counts them and also weighs what its hand is worth."""
     if level not in LEVELS:
         raise ValueError(f"unknown robot level {level} (choose from {', '.join(map(str, LEVELS))})")
     if level == 1:
