@@ -302,13 +302,29 @@ def test_levels_are_ordered_and_the_default_is_one_of_them() -> None:
         make_strategy(4)
 
 
-def test_a_slipping_level_chooses_some_discards_without_counting_the_useful_tiles() -> None:
-    # 9C keeps twice the useful tiles of 9D, both leaving the hand one from ready.
+def test_level_two_plays_some_hands_without_counting_the_useful_tiles() -> None:
+    # 9C keeps twice the useful tiles of 9D, both leaving the hand one from ready; each
+    # robot below plays its first hand, which its seed decides to slip in or not.
     hand = "2B 3B 4B 1C 3C 9C 1D 2D 3D 5D 5D 7D 9D 9D"
     choices = Counter(make_strategy(2, seed=seed).discard(view_of(hand))[0] for seed in range(40))
     assert set(choices) == {parse("9C"), parse("9D")}
     assert choices[parse("9C")] > choices[parse("9D")]  # a slip picks either; the rest keep 9C
     assert {make_strategy(3, seed=seed).discard(view_of(hand))[0] for seed in range(10)} == {parse("9C")}
+
+
+def test_a_slip_lasts_the_whole_hand() -> None:
+    # Counting the useful tiles, 3C goes (twenty of them left); by shanten alone 1B, 1C
+    # and 9C are as good. Within a hand a robot either always counts or never does.
+    hand = "1B 2B 6B 6B 6B 1C 2C 3C 3C 7C 9C 2D 3D 4D"
+    counted = set()
+    for seed in range(6):
+        strategy, view = make_strategy(2, seed=seed), view_of(hand)
+        for _ in range(3):
+            choices = {strategy.discard(view)[0] for _ in range(4)}
+            assert choices == {parse("3C")} or parse("3C") not in choices
+            counted.add(choices == {parse("3C")})
+            view.hand_no += 1
+    assert counted == {True, False}
 
 
 # -- personality combinations and hysteresis

@@ -16,7 +16,7 @@
 
 The levels differ first in whether they count the useful tiles: level 1 never does
 (it sees how far each discard leaves the hand from ready, not how many tiles would
-improve it), level 2 does on half of its discards (:data:`LEVEL_TWO_SLIP`), level 3
+improve it), level 2 does in half of its hands (:data:`LEVEL_TWO_SLIP`), level 3
 always. Counting them is most of the robots' strength, so this is what makes each
 level clearly stronger than the one below (the figures: ``docs/robot-tuning.md``).
 
@@ -48,8 +48,9 @@ was chosen and what it measured, with the alternatives tried and left out, is in
 ``docs/robot-tuning.md``.
 
 Deciding from the view alone, a strategy keeps only the combination it plays with
-and a seeded random generator used only to break exact ties and to pick level 2's
-slips, so the same views in the same order and the same seed always give the same moves.
+and a seeded random generator used only to break exact ties and to pick the hands
+level 2 slips in, so the same views in the same order and the same seed always give
+the same moves.
 """
 
 from __future__ import annotations
@@ -93,9 +94,10 @@ class LevelOne:
         self._rng = random.Random(seed)
         self._switcher = Switcher(self.personality)
         self._hand = -1
-        #: The share of discards chosen without counting the useful tiles (:meth:`_shape_key`).
+        #: The share of hands played without counting the useful tiles (:meth:`_shape_key`).
         self.slip = slip
         self._blind = slip >= 1.0
+        self._slip_hand = -1
 
     @property
     def combination(self) -> Combination:
@@ -138,7 +140,8 @@ class LevelOne:
         vector = view.hand_counts()
         if not any(vector):
             raise ValueError("nothing to discard")
-        if 0.0 < self.slip < 1.0:
+        if 0.0 < self.slip < 1.0 and view.hand_no != self._slip_hand:
+            self._slip_hand = view.hand_no
             self._blind = self._rng.random() < self.slip
         return self._choose(view, vector, view.unseen_counts()), False
 
@@ -157,8 +160,10 @@ class LevelOne:
 
         The ukeire is negated as a float so that level 3 can put its weighed ukeire there
         (:meth:`LevelTwo._shape_key`); ``unseen`` (copies by kind) is for that weighing. On
-        a slip (``slip``: always at level 1, on some discards at level 2) the useful tiles
-        are not counted: only how far each discard leaves the hand from ready.
+        a slip (``slip``: always at level 1, in some hands at level 2) the useful tiles
+        are not counted: only how far each discard leaves the hand from ready. Level 2 slips
+        for whole hands: slipping on single discards cost it almost nothing, for the next
+        counted discard mends the shape.
         """
         discarded = view.discarded_counts()
         threat = self._threat(view, discarded)
@@ -637,7 +642,7 @@ def _doubles(view: SeatView, tile: Tile) -> bool:
     return tiles.is_dragon(tile) or tile in (view.own_wind, view.prevailing)
 
 
-#: The share of level 2's discards chosen without counting the useful tiles, as level 1 chooses all.
+#: The share of level 2's hands played without counting the useful tiles, as level 1 plays all.
 LEVEL_TWO_SLIP: Final = 0.5
 #: The defence of levels 2 and 3 (how each value was chosen: docs/robot-tuning.md).
 LEVEL_TWO: Final = Defence(cost=0.5)
@@ -647,7 +652,7 @@ LEVEL_THREE: Final = Defence(
 
 
 def make_strategy(level: int, personality: Personality | None = None, seed: int = 0) -> Strategy:
-    """The strategy of ``level``: 1 plays for speed by shanten alone, 2 counts useful tiles on half its discards
+    """The strategy of ``level``: 1 plays for speed by shanten alone, 2 counts useful tiles in half its hands
     and defends, 3 always counts them and also weighs what its hand is worth."""
     if level not in LEVELS:
         raise ValueError(f"unknown robot level {level} (choose from {', '.join(map(str, LEVELS))})")
