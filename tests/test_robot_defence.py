@@ -22,6 +22,7 @@ from mj.robot import defence, evaluate
 from mj.robot.levels import (
     DEFAULT_LEVEL,
     LEVEL_THREE,
+    LEVEL_TWO,
     LEVELS,
     Defence,
     LevelOne,
@@ -325,6 +326,16 @@ def test_a_slip_lasts_the_whole_hand() -> None:
             counted.add(choices == {parse("3C")})
             view.hand_no += 1
     assert counted == {True, False}
+
+
+def test_in_a_slip_the_defence_weighs_safety_alone_among_the_shortest_shapes() -> None:
+    # Against player 2's three pungs 3C keeps the most useful tiles and is the riskiest;
+    # 7C, the ready player's own discard, leaves the hand as near to ready.
+    hand = "1B 2B 6B 6B 6B 1C 2C 3C 3C 7C 9C 2D 3D 4D"
+    counting = LevelTwo(rules=LEVEL_TWO)
+    slipping = LevelTwo(rules=LEVEL_TWO, slip=1.0)
+    assert counting.discard(threatened(hand, seat=1)) == (parse("3C"), False)
+    assert slipping.discard(threatened(hand, seat=1)) == (parse("7C"), False)
 
 
 # -- personality combinations and hysteresis

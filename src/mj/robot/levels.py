@@ -496,6 +496,8 @@ class LevelTwo(LevelOne):
                 chance = base * rules.drop ** (option.shanten - push.shanten)
             elif weight is not None:
                 chance = base * weight(option) / top if top > 0.0 else 0.0
+            elif self._blind:
+                chance = base  # in a slip, every discard leaving the least shanten looks as good
             else:
                 chance = base * option.ukeire / max(1, push.ukeire)
             risk = danger.of(option.tile)
