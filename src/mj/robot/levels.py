@@ -362,7 +362,7 @@ class Defence:
 
 
 class LevelTwo(LevelOne):
-    """Level 1 with defence (:mod:`mj.robot.defence`) and doubling pungs.
+    """:class:`LevelOne` with defence (:mod:`mj.robot.defence`) and doubling pungs.
 
     Each discard is worth ``(1 - p) * w * stake - p * cost``: ``p`` the chance that
     it deals in (:func:`mj.robot.defence.assess`), ``w`` the chance to win the hand
