@@ -56,6 +56,12 @@ def parse_request(data: object) -> TableRequest:
     if not isinstance(options, dict) or not all(isinstance(v, int | str) for v in options.values()):
         raise TableRequestError("options: expected an object of option names and values")
     values = {str(k): int(v) if isinstance(v, bool) else v for k, v in options.items()}
+    known = [option["name"] for option in rules.options_schema(ruleset)]
+    foreign = sorted(set(values) - set(known))
+    if foreign:
+        raise TableRequestError(
+            f"options: {', '.join(foreign)} not an option of the {name} rules (they have {', '.join(known)})"
+        )
     try:
         game_options(settings=[f"{k}={v}" for k, v in sorted(values.items())], rules=ruleset)
     except SpecError as exc:
