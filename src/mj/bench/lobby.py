@@ -47,6 +47,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--think", type=float, default=2.0, help="a person's mean time to move (default %(default)s)")
     parser.add_argument("--target", type=float, default=50.0, help="p99 latency held, in ms (default %(default)s)")
     parser.add_argument("--level", type=int, default=1, help="the robots' level (default %(default)s)")
+    parser.add_argument("--profile", type=Path, metavar="FILE",
+                        help="run the lobby under cProfile, its profile written here (read with pstats)")  # fmt: skip
 
 
 def run(args: argparse.Namespace) -> int:
@@ -63,8 +65,10 @@ def run(args: argparse.Namespace) -> int:
 
 async def _bench(steps: Sequence[int], args: argparse.Namespace) -> int:
     with tempfile.TemporaryDirectory(prefix="mj-bench-lobby-") as folder:
+        profile = [] if args.profile is None else ["-m", "cProfile", "-o", str(args.profile.resolve())]
         lobby = subprocess.Popen(
-            [sys.executable, "-m", "mj.cli", "lobby", "--http", "127.0.0.1:0", "--db", f"sqlite:///{folder}/lobby.db"],
+            [sys.executable, *profile, "-m", "mj.cli", "lobby", "--http", "127.0.0.1:0",
+             "--db", f"sqlite:///{folder}/lobby.db"],
             stdout=subprocess.PIPE, stdin=subprocess.DEVNULL, cwd=folder,
         )  # fmt: skip
         try:
@@ -78,7 +82,7 @@ async def _bench(steps: Sequence[int], args: argparse.Namespace) -> int:
         finally:
             lobby.terminate()
             try:
-                lobby.wait(10)
+                lobby.wait(60)
             except subprocess.TimeoutExpired:
                 lobby.kill()
                 lobby.wait()

@@ -14,7 +14,7 @@ from mj.lobby.accounts import Accounts
 from mj.lobby.api import Api
 from mj.lobby.live import Live
 from mj.lobby.seats import PAGE, LobbyGateway
-from mj.lobby.store import Store
+from mj.lobby.store import Lease, Store
 from mj.lobby.tables import Tables
 from mj.web.hosts import LOOPBACK_ONLY, HostPolicy
 
@@ -29,11 +29,12 @@ class Lobby:
     """One lobby process: its store, its tables and the application serving them."""
 
     def __init__(
-        self, store: Store, require_login: bool = False, robot_delay: float = 0.0, hosts: HostPolicy = LOOPBACK_ONLY
-    ) -> None:
+        self, store: Store, require_login: bool = False, robot_delay: float = 0.0, hosts: HostPolicy = LOOPBACK_ONLY,
+        lease: Lease | None = None,
+    ) -> None:  # fmt: skip
         self.store = store
         self._socket_dir = tempfile.TemporaryDirectory(prefix="mj-lobby-")
-        self.tables = Tables(store, Path(self._socket_dir.name), robot_delay)
+        self.tables = Tables(store, Path(self._socket_dir.name), robot_delay, lease)
         self.require_login = require_login
         self.accounts = Accounts(store)
         self.api = Api(store, self.tables, self.accounts, require_login)

@@ -12,13 +12,13 @@ import json
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any, Final
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Engine, create_engine, event, func, insert, select, update
+from sqlalchemy import Engine, create_engine, event, func, insert, or_, select, update
 from sqlalchemy.engine import Connection, make_url
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -34,6 +34,21 @@ from mj.lobby.models import (
 from mj.lobby.rating import rate_game
 
 MIGRATIONS: Final = Path(__file__).parent / "migrations"
+
+
+#: The statuses of a table still to be played.
+UNFINISHED: Final = ("waiting", "playing")
+
+
+@dataclass(frozen=True, slots=True)
+class Lease:
+    """A lobby process's hold on the tables it plays: its name, and how long a claim or renewal lasts."""
+
+    process: str
+    seconds: float = 15.0
+
+    def until(self, at: datetime | None = None) -> datetime:
+        return (now() if at is None else at) + timedelta(seconds=self.seconds)
 
 
 class StoreError(ValueError):
@@ -148,15 +163,52 @@ class Store:
 
     def create_table(
         self, rules: str, options: dict[str, object], robots: int, level: int, seed: int, turn_timer: int,
-        owner_id: int | None = None,
+        owner_id: int | None = None, lease: Lease | None = None,
     ) -> LobbyTable:  # fmt: skip
+        """A new table, held by ``lease``'s process (None: by none yet, any may claim it)."""
         with self.session() as s, s.begin():
             table = LobbyTable(
                 rules=rules, options=json.dumps(options, sort_keys=True), robots=robots, level=level, seed=seed,
                 turn_timer=turn_timer, status="waiting", created_at=now(), owner_id=owner_id,
+                process=None if lease is None else lease.process, lease_until=None if lease is None else lease.until(),
             )  # fmt: skip
             s.add(table)
         return table
+
+    def claim(self, lease: Lease, at: datetime | None = None) -> list[LobbyTable]:
+        """The unfinished tables ``lease``'s process may play from now on, taken in one statement:
+        its own, those of no process, and those whose lease ran out before ``at`` (now).
+
+        One ``UPDATE``: on PostgreSQL a row another process claims at the same moment is
+        re-checked after that process commits, so no table is ever taken by two.
+        """
+        at = now() if at is None else at
+        with self.session() as s, s.begin():
+            claimed = s.scalars(
+                update(LobbyTable)
+                .where(
+                    LobbyTable.status.in_(UNFINISHED),
+                    or_(LobbyTable.process == lease.process, LobbyTable.process.is_(None),
+                        LobbyTable.lease_until.is_(None), LobbyTable.lease_until < at),
+                )
+                .values(process=lease.process, lease_until=lease.until(at))
+                .returning(LobbyTable.id)
+            ).all()  # fmt: skip
+            if not claimed:
+                return []
+            return list(s.scalars(select(LobbyTable).where(LobbyTable.id.in_(claimed)).order_by(LobbyTable.id)))
+
+    def renew(self, lease: Lease, at: datetime | None = None) -> set[int]:
+        """Extend the lease of every unfinished table ``lease``'s process holds; their ids (a table
+        missing is one another process took after this one's lease ran out)."""
+        with self.session() as s, s.begin():
+            held = s.scalars(
+                update(LobbyTable)
+                .where(LobbyTable.status.in_(UNFINISHED), LobbyTable.process == lease.process)
+                .values(lease_until=lease.until(at))
+                .returning(LobbyTable.id)
+            ).all()
+        return set(held)
 
     def start_game(self, table: LobbyTable) -> GameRecord:
         """The game played at ``table`` from now on (its seats are recorded as players join)."""
