@@ -22,7 +22,7 @@ from mj.arena.options import game_options
 from mj.lobby import rules
 from mj.lobby.models import GameRecord, LobbyTable
 from mj.lobby.play import TablePlay, TableSetup
-from mj.lobby.store import Store
+from mj.lobby.recorder import Recorder
 from mj.protocol.framing import LineDecoder, LineTooLong, encode_line
 from mj.table import Delivery, TableSettings
 
@@ -63,9 +63,10 @@ class TableRunner:
     """A table's play in the event loop."""
 
     def __init__(
-        self, store: Store, row: LobbyTable, game: GameRecord, socket_path: Path, robot_delay: float = 0.0
+        self, recorder: Recorder, row: LobbyTable, game: GameRecord, socket_path: Path, robot_delay: float = 0.0
     ) -> None:
-        self.store = store
+        self.recorder = recorder
+        self.store = recorder.store
         #: Seconds between robots' moves (0: full speed), to watch robots play.
         self.robot_delay = robot_delay
         self.row = row
@@ -158,16 +159,17 @@ class TableRunner:
     def flush(self) -> None:
         """Have what happened stored; once it is, send people what it caused (:meth:`_stored`).
 
-        The store writes in a thread of its own, one batch after the other in the order
-        they were handed over, so the event loop never waits for the disk and each
-        table's batches are stored, and their messages sent, in order.
+        The store writes in a thread of its own, the batches of all tables of one turn of
+        the event loop in one transaction (:mod:`mj.lobby.recorder`), in the order they were
+        handed over, so the event loop never waits for the disk and each table's batches
+        are stored, and their messages sent, in order.
         """
         batch, outbox, published = self.play.take_batch(), self.play.take_outbox(), len(self.play.public)
         self._set_timer()
         self._watch_absent()
         if self.play.queue:
             self._wake.set()
-        stored = asyncio.wrap_future(self.store.writer.submit(self.store.record, self.game.id, batch))
+        stored = self.recorder.record(self.game.id, batch)
         self._pending.append(stored)
         stored.add_done_callback(lambda done: self._stored(done, outbox, published))
 

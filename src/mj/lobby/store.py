@@ -226,27 +226,57 @@ class Store:
         if not batch:
             return
         with self.session() as s, s.begin():
-            if batch.moves:
-                s.execute(
-                    insert(Move),
-                    [
-                        {"game_id": game_id, "seq": seq, "direction": d, "connection": c, "text": t}
-                        for seq, d, c, t in batch.moves
-                    ],
+            self._append(s, game_id, batch)
+
+    def record_all(self, batches: Sequence[tuple[int, Batch]]) -> list[Exception | None]:
+        """Append the batches of several games in one transaction (one commit, one wait for the disk);
+        for each, None or why it could not be stored.
+
+        Should the transaction fail, each batch is stored again in a transaction of its own,
+        so that a faulty batch (a table another process took over) fails alone.
+        """
+        try:
+            with self.session() as s, s.begin():
+                for game_id, batch in batches:
+                    if batch:
+                        self._append(s, game_id, batch)
+            return [None] * len(batches)
+        except Exception:  # found out batch by batch below
+            pass
+        faults: list[Exception | None] = []
+        failed: dict[int, Exception] = {}
+        for game_id, batch in batches:
+            fault = failed.get(game_id)  # a game's later batch after one that failed would leave a gap
+            if fault is None:
+                try:
+                    self.record(game_id, batch)
+                except Exception as exc:  # handed to the table it belongs to
+                    fault = failed[game_id] = exc
+            faults.append(fault)
+        return faults
+
+    def _append(self, s: Session, game_id: int, batch: Batch) -> None:
+        if batch.moves:
+            s.execute(
+                insert(Move),
+                [
+                    {"game_id": game_id, "seq": seq, "direction": d, "connection": c, "text": t}
+                    for seq, d, c, t in batch.moves
+                ],
+            )
+            s.execute(update(GameRecord).where(GameRecord.id == game_id).values(moves=batch.moves[-1][0] + 1))
+        for hand in batch.hands.values():
+            s.merge(
+                HandRecord(
+                    game_id=game_id, number=hand.number, east=hand.east, first_move=hand.first_move,
+                    last_move=hand.last_move, winner=hand.winner,
+                    settlement=None if hand.settlement is None else json.dumps(hand.settlement),
                 )
-                s.execute(update(GameRecord).where(GameRecord.id == game_id).values(moves=batch.moves[-1][0] + 1))
-            for hand in batch.hands.values():
-                s.merge(
-                    HandRecord(
-                        game_id=game_id, number=hand.number, east=hand.east, first_move=hand.first_move,
-                        last_move=hand.last_move, winner=hand.winner,
-                        settlement=None if hand.settlement is None else json.dumps(hand.settlement),
-                    )
-                )  # fmt: skip
-            for seat, player_id in batch.seats:
-                s.add(_seat(game_id, seat, player_id))
-            if batch.final is not None:
-                self._finish(s, game_id, batch.final)
+            )  # fmt: skip
+        for seat, player_id in batch.seats:
+            s.add(_seat(game_id, seat, player_id))
+        if batch.final is not None:
+            self._finish(s, game_id, batch.final)
 
     def _finish(self, s: Session, game_id: int, final: dict[int, SeatResult]) -> None:
         """The game is over: each seat's score, placing and figures, the accounts' ratings, the table closed."""

@@ -16,6 +16,7 @@ from mj.arena.options import game_options
 from mj.arena.players import SpecError
 from mj.lobby import rules
 from mj.lobby.models import LobbyTable
+from mj.lobby.recorder import Recorder
 from mj.lobby.runner import TableRunner
 from mj.lobby.store import Lease, Store
 from mj.robot.levels import DEFAULT_LEVEL, LEVELS
@@ -94,6 +95,7 @@ class Tables:
         self.robot_delay = robot_delay
         self.socket_dir = socket_dir
         self.lease = Lease(DEFAULT_PROCESS) if lease is None else lease
+        self.recorder = Recorder(store)
         self.runners: dict[int, TableRunner] = {}
         self._keeper: asyncio.Task[None] | None = None
 
@@ -140,7 +142,7 @@ class Tables:
         game = self.store.game_of_table(row.id) if resume else None
         if game is None:
             game = self.store.start_game(row)
-        runner = TableRunner(self.store, row, game, self.socket_dir / f"table-{row.id}.sock", self.robot_delay)
+        runner = TableRunner(self.recorder, row, game, self.socket_dir / f"table-{row.id}.sock", self.robot_delay)
         self.runners[row.id] = runner
         await runner.start(resume=resume)
         return runner
