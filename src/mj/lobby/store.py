@@ -226,7 +226,7 @@ class Store:
         if not batch:
             return
         with self.session() as s, s.begin():
-            self._append(s, game_id, batch)
+            self._append(s, [(game_id, batch)])
 
     def record_all(self, batches: Sequence[tuple[int, Batch]]) -> list[Exception | None]:
         """Append the batches of several games in one transaction (one commit, one wait for the disk);
@@ -237,9 +237,7 @@ class Store:
         """
         try:
             with self.session() as s, s.begin():
-                for game_id, batch in batches:
-                    if batch:
-                        self._append(s, game_id, batch)
+                self._append(s, batches)
             return [None] * len(batches)
         except Exception:  # found out batch by batch below
             pass
@@ -255,28 +253,31 @@ class Store:
             faults.append(fault)
         return faults
 
-    def _append(self, s: Session, game_id: int, batch: Batch) -> None:
-        if batch.moves:
-            s.execute(
-                insert(Move),
-                [
-                    {"game_id": game_id, "seq": seq, "direction": d, "connection": c, "text": t}
-                    for seq, d, c, t in batch.moves
-                ],
-            )
-            s.execute(update(GameRecord).where(GameRecord.id == game_id).values(moves=batch.moves[-1][0] + 1))
-        for hand in batch.hands.values():
-            s.merge(
-                HandRecord(
-                    game_id=game_id, number=hand.number, east=hand.east, first_move=hand.first_move,
-                    last_move=hand.last_move, winner=hand.winner,
-                    settlement=None if hand.settlement is None else json.dumps(hand.settlement),
-                )
-            )  # fmt: skip
-        for seat, player_id in batch.seats:
-            s.add(_seat(game_id, seat, player_id))
-        if batch.final is not None:
-            self._finish(s, game_id, batch.final)
+    def _append(self, s: Session, batches: Sequence[tuple[int, Batch]]) -> None:
+        """The batches' moves in one bulk insert and each game's move count in one bulk update,
+        then their hands, seats and ends game by game, in order."""
+        moves = [
+            {"game_id": game_id, "seq": seq, "direction": d, "connection": c, "text": t}
+            for game_id, batch in batches
+            for seq, d, c, t in batch.moves
+        ]
+        if moves:
+            s.execute(insert(Move), moves)
+            counts = {game_id: batch.moves[-1][0] + 1 for game_id, batch in batches if batch.moves}
+            s.execute(update(GameRecord), [{"id": game_id, "moves": n} for game_id, n in counts.items()])
+        for game_id, batch in batches:
+            for hand in batch.hands.values():
+                s.merge(
+                    HandRecord(
+                        game_id=game_id, number=hand.number, east=hand.east, first_move=hand.first_move,
+                        last_move=hand.last_move, winner=hand.winner,
+                        settlement=None if hand.settlement is None else json.dumps(hand.settlement),
+                    )
+                )  # fmt: skip
+            for seat, player_id in batch.seats:
+                s.add(_seat(game_id, seat, player_id))
+            if batch.final is not None:
+                self._finish(s, game_id, batch.final)
 
     def _finish(self, s: Session, game_id: int, final: dict[int, SeatResult]) -> None:
         """The game is over: each seat's score, placing and figures, the accounts' ratings, the table closed."""
