@@ -12,6 +12,7 @@ from aiohttp import web
 
 from mj.lobby.accounts import Accounts
 from mj.lobby.api import Api
+from mj.lobby.fanout import Fanout
 from mj.lobby.live import Live
 from mj.lobby.seats import PAGE, LobbyGateway
 from mj.lobby.store import Lease, Store
@@ -39,7 +40,8 @@ class Lobby:
         self.accounts = Accounts(store)
         self.api = Api(store, self.tables, self.accounts, require_login)
         self.gateway = LobbyGateway(hosts)
-        self.live = Live(store, self.tables, self.accounts, self.gateway, require_login)
+        self.fanout = Fanout(store.url)
+        self.live = Live(store, self.tables, self.accounts, self.gateway, require_login, self.fanout)
 
     def application(self) -> web.Application:
         app = web.Application(client_max_size=MAX_BODY, middlewares=[self.gateway.served_hosts_only(), _headers])
@@ -55,8 +57,10 @@ class Lobby:
 
     async def _on_startup(self, _app: web.Application) -> None:
         await self.tables.resume()
+        self.fanout.start()
 
     async def _on_shutdown(self, _app: web.Application) -> None:
+        await self.fanout.close()
         await self.gateway.close()
         await self.tables.close()
         self._socket_dir.cleanup()

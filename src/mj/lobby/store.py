@@ -18,11 +18,12 @@ from typing import Any, Final
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Engine, create_engine, event, func, insert, or_, select, update
+from sqlalchemy import Engine, create_engine, event, func, insert, or_, select, text, update
 from sqlalchemy.engine import Connection, make_url
 from sqlalchemy.orm import Session, sessionmaker
 
 from mj.lobby import DEFAULT_URL
+from mj.lobby.fanout import CHANNEL
 from mj.lobby.models import (
     ChatLine,
     GameRecord,
@@ -36,6 +37,8 @@ from mj.lobby.rating import rate_game
 MIGRATIONS: Final = Path(__file__).parent / "migrations"
 
 
+#: One notification per game stored (PostgreSQL), on :data:`mj.lobby.fanout.CHANNEL`.
+_NOTIFY: Final = text(f"SELECT pg_notify('{CHANNEL}', game) FROM unnest(CAST(:games AS text[])) AS game")
 #: The statuses of a table still to be played.
 UNFINISHED: Final = ("waiting", "playing")
 
@@ -149,6 +152,8 @@ class Store:
             self.engine.dispose()
             raise StoreError(f"cannot open database {make_url(url)!r}: {exc}") from None
         self.sessions = sessionmaker(self.engine, expire_on_commit=False)
+        #: Whether each stored group of batches is announced to other processes (PostgreSQL's NOTIFY).
+        self.notifies = self.engine.dialect.name == "postgresql"
         #: The thread that stores the tables' batches, one after the other (:meth:`record` through it).
         self.writer = ThreadPoolExecutor(1, thread_name_prefix="mj-lobby-store")
 
@@ -265,6 +270,8 @@ class Store:
             s.execute(insert(Move), moves)
             counts = {game_id: batch.moves[-1][0] + 1 for game_id, batch in batches if batch.moves}
             s.execute(update(GameRecord), [{"id": game_id, "moves": n} for game_id, n in counts.items()])
+            if self.notifies:  # to the other lobby processes (mj.lobby.fanout), once this commits
+                s.execute(_NOTIFY, {"games": [str(game_id) for game_id in counts]})
         for game_id, batch in batches:
             for hand in batch.hands.values():
                 s.merge(
@@ -334,6 +341,17 @@ class Store:
                 seated = select(SeatRecord.game_id).where(SeatRecord.account_id == account_id)
                 query = query.where(GameRecord.id.in_(seated))
             return [(game, int(n)) for game, n in s.execute(query)]
+
+    def sent_since(self, game_id: int, after: int, limit: int = 5000) -> list[tuple[int, str]]:
+        """The lines the table sent (logged) after move ``after``, with their numbers, oldest first."""
+        with self.session() as s:
+            query = (
+                select(Move.seq, Move.text)
+                .where(Move.game_id == game_id, Move.seq > after, Move.direction == ">")
+                .order_by(Move.seq)
+                .limit(limit)
+            )
+            return [(seq, line) for seq, line in s.execute(query) if line is not None]
 
     def seats(self, game_id: int) -> list[SeatRecord]:
         with self.session() as s:

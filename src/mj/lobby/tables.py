@@ -128,9 +128,11 @@ class Tables:
         while True:
             await asyncio.sleep(self.lease.seconds / 3)
             try:
+                asked = set(self.runners)  # not those made while the renewal is on its way
                 held = await asyncio.wrap_future(self.store.writer.submit(self.store.renew, self.lease))
-                for table, runner in list(self.runners.items()):
-                    if table not in held and not runner.finished:
+                for table in asked - held:
+                    runner = self.runners.get(table)
+                    if runner is not None and not runner.finished:
                         print(f"mj lobby: table {table} is played by another process now", file=sys.stderr)
                         del self.runners[table]
                         await runner.stop()

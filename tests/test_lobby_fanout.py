@@ -1,0 +1,64 @@
+"""Spectators of a table played by another lobby process on the same PostgreSQL: served from the record,
+woken by the owner's NOTIFY, they are sent exactly what the owner's own spectators are sent."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+import aiohttp
+
+from lobbyproc import Lobby
+from mj.lobby.fanout import POLL
+from pgserver import fresh_postgres_database
+
+
+async def _watch(url: str, table: int) -> list[list[str]]:
+    """Every frame of public lines a spectator is sent, until the lobby closes the feed."""
+    frames: list[list[str]] = []
+    async with aiohttp.ClientSession() as http, http.ws_connect(f"{url}api/tables/{table}/watch") as ws:
+        async for message in ws:
+            data = json.loads(message.data)
+            if data["type"] == "public":
+                frames.append(data["lines"])
+    return frames
+
+
+async def _watch_both(owner: Lobby, other: Lobby, table: int) -> tuple[list[list[str]], list[list[str]]]:
+    return await asyncio.gather(_watch(owner.url, table), _watch(other.url, table))
+
+
+def test_a_spectator_of_another_processs_table_sees_what_the_owners_spectators_see_as_it_is_played(
+    start_lobby: Any, postgres_server: str
+) -> None:
+    database = fresh_postgres_database(postgres_server)
+    owner = start_lobby(database, "--name", "a", "--robot-delay", "0.01")
+    other = start_lobby(database, "--name", "b")
+    status, answer = owner.call("POST", "/api/tables", {"options": {"NumRounds": 1}, "robots": 4, "level": 1})
+    assert status == 201
+    table = answer["table"]
+    owner.wait_for(table, lambda t: t["status"] == "playing")
+    assert other.get(f"/api/tables/{table}")["seats"] == []  # b does not play it
+    at_owner, at_other = asyncio.run(_watch_both(owner, other, table))
+    lines = [line for frame in at_other for line in frame]
+    assert lines == [line for frame in at_owner for line in frame]
+    assert "GameOver" in lines and any(line.startswith("Settlement ") for line in lines)
+    game = owner.get(f"/api/tables/{table}")
+    assert game["status"] == "finished"
+    # woken by notifications, not by looking again every POLL seconds: many more frames than polls
+    polls = max(1.0, game["hands"] * 4 / POLL)
+    assert len(at_other) > 10 * polls, (len(at_other), game["hands"])
+
+
+def test_a_spectator_of_a_finished_table_elsewhere_is_sent_the_whole_game_and_the_feed_ends(
+    start_lobby: Any, postgres_server: str
+) -> None:
+    database = fresh_postgres_database(postgres_server)
+    owner = start_lobby(database, "--name", "a")
+    status, answer = owner.call("POST", "/api/tables", {"options": {"NumRounds": 1}, "robots": 4, "level": 1})
+    assert status == 201
+    owner.wait_for(answer["table"], lambda t: t["status"] == "finished")
+    other = start_lobby(database, "--name", "b")
+    at_owner, at_other = asyncio.run(_watch_both(owner, other, answer["table"]))
+    assert [line for frame in at_other for line in frame] == [line for frame in at_owner for line in frame]
