@@ -2,11 +2,21 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 
 from mj.lobby import rules
 from mj.lobby.tables import TableRequestError, parse_request
 from mj.rules import registry
+
+
+@pytest.fixture(autouse=True)
+def _registry_read_again() -> Iterator[None]:
+    """The lobby reads the registry once per process; these tests change it."""
+    rules.systems.cache_clear()
+    yield
+    rules.systems.cache_clear()
 
 
 def test_every_registered_rule_system_is_offered_the_default_first_with_its_own_options() -> None:

@@ -8,6 +8,7 @@ asking the registry (:mod:`mj.rules.registry`), so a system becomes playable her
 
 from __future__ import annotations
 
+import functools
 from typing import Any, Final
 
 from mj.rules import registry
@@ -28,9 +29,14 @@ def playable() -> tuple[str, ...]:
     return tuple(system["name"] for system in systems() if system["available"])
 
 
-def systems() -> list[dict[str, Any]]:
+@functools.cache
+def systems() -> tuple[dict[str, Any], ...]:
     """Every rule system the registry knows, the default first: whether a table can play it
-    (else the registry's one-line reason) and the options a table of it may set."""
+    (else the registry's one-line reason) and the options a table of it may set.
+
+    Asked once per process (the registry does not change while it runs): every table
+    made or resumed asks for its rules.
+    """
     found: list[dict[str, Any]] = []
     for name in sorted(registry.names(), key=lambda name: name != DEFAULT):
         try:
@@ -39,7 +45,7 @@ def systems() -> list[dict[str, Any]]:
             found.append({"name": name, "available": False, "reason": str(exc), "options": []})
             continue
         found.append({"name": name, "available": True, "reason": None, "options": options_schema(ruleset)})
-    return found
+    return tuple(found)
 
 
 def options_schema(ruleset: Ruleset) -> list[dict[str, Any]]:
@@ -57,6 +63,11 @@ def options_schema(ruleset: Ruleset) -> list[dict[str, Any]]:
             "min": low, "max": high,
         })  # fmt: skip
     return schema
+
+
+def option_names(name: str) -> list[str]:
+    """The options a table of the rule system ``name`` may set (none for a system not offered)."""
+    return next(([o["name"] for o in s["options"]] for s in systems() if s["name"] == name), [])
 
 
 def ruleset(name: str) -> Ruleset:

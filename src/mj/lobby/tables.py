@@ -64,7 +64,7 @@ def parse_request(data: object) -> TableRequest:
     if not isinstance(options, dict) or not all(isinstance(v, int | str) for v in options.values()):
         raise TableRequestError("options: expected an object of option names and values")
     values = {str(k): int(v) if isinstance(v, bool) else v for k, v in options.items()}
-    known = [option["name"] for option in rules.options_schema(ruleset)]
+    known = rules.option_names(name)
     foreign = sorted(set(values) - set(known))
     if foreign:
         raise TableRequestError(
