@@ -1,9 +1,11 @@
 """Group commit: the batches of every table of one turn of the event loop are stored in one transaction,
-in order, and a batch that cannot be stored fails its own table alone."""
+in order, and a batch that cannot be stored fails its own table alone; and what a batch sends spectators
+is encoded once for all of them."""
 
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -12,6 +14,7 @@ from sqlalchemy import event
 from sqlalchemy.exc import IntegrityError
 
 from mj.lobby.recorder import Recorder
+from mj.lobby.runner import TableRunner
 from mj.lobby.store import Batch, Store
 
 
@@ -70,3 +73,18 @@ def test_a_batch_that_cannot_be_stored_fails_its_table_alone_and_that_tables_lat
     assert isinstance(outcomes[1], IntegrityError) and outcomes[2] is outcomes[1]
     assert [m.seq for m in store.moves(good)] == [0, 1]
     assert [(m.seq, m.text) for m in store.moves(bad)] == [(0, "stored before")]
+
+
+def test_the_spectators_message_of_a_batch_is_encoded_once_for_all_who_have_seen_the_same(
+    store: Store, tmp_path: Path
+) -> None:
+    row = store.create_table("classical", {}, 4, 1, 5, 0)
+    runner = TableRunner(Recorder(store), row, store.start_game(row), tmp_path / "table.sock")
+    runner.play.public.extend(["NewHand 1", "PlayerDiscards 1 3B", "PlayerDiscards 2 4B"])
+    runner.published = 2
+    assert runner.public_frame(2) is None
+    first = runner.public_frame(0)
+    assert first is not None and json.loads(first) == {"type": "public", "lines": ["NewHand 1", "PlayerDiscards 1 3B"]}
+    assert runner.public_frame(0) is first  # the second spectator is sent the same text, not a new one
+    runner.published = 3
+    assert json.loads(runner.public_frame(2) or "") == {"type": "public", "lines": ["PlayerDiscards 2 4B"]}

@@ -112,10 +112,10 @@ class Live:
         try:
             while not ws.closed:
                 changed = runner.changed
-                new_lines, new_chat = runner.play.public[lines : runner.published], runner.chat[chat:]
-                lines, chat = lines + len(new_lines), chat + len(new_chat)
-                if new_lines:
-                    await ws.send_str(json.dumps({"type": "public", "lines": new_lines}))
+                frame, new_chat = runner.public_frame(lines), runner.chat[chat:]
+                lines, chat = runner.published, chat + len(new_chat)
+                if frame is not None:
+                    await ws.send_str(frame)
                 for name, text in new_chat:
                     await ws.send_str(json.dumps({"type": "chat", "name": name, "text": text}))
                 if runner.finished and lines == len(runner.play.public):

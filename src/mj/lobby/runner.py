@@ -90,6 +90,8 @@ class TableRunner:
         self.changed = asyncio.Event()
         #: Spectators watching now.
         self.spectators = 0
+        #: The last spectators' message made: the range of public lines it holds, and its text.
+        self._frame: tuple[tuple[int, int], str] | None = None
         #: The table's chat from outside the game (spectators), oldest first: (name, text).
         self.chat: list[tuple[str, str]] = []
         self.error: str | None = None
@@ -245,6 +247,20 @@ class TableRunner:
         if record is not None and record.id in self.play.stand_ins:
             self.play.close(self.play.stand_ins[record.id])
             self.flush()
+
+    def public_frame(self, start: int) -> str | None:
+        """The spectators' message of the public lines stored from line ``start`` on (None: none yet).
+
+        Encoded once for all the spectators who have been sent the same lines (they
+        all ask with the same ``start`` after each batch): one slot, so a spectator
+        who comes later costs one more encoding, never memory.
+        """
+        end = self.published
+        if start >= end:
+            return None
+        if self._frame is None or self._frame[0] != (start, end):
+            self._frame = ((start, end), json.dumps({"type": "public", "lines": self.play.public[start:end]}))
+        return self._frame[1]
 
     def notify(self) -> None:
         """Wake whoever waits for news of this table."""
