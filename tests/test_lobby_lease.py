@@ -78,6 +78,8 @@ def test_a_lobby_started_under_another_name_leaves_a_live_processs_table_alone_a
     time.sleep(1.5)
     assert other.get(f"/api/games/{table['game']}")["moves"] == before["moves"], "b played a's table"
     assert other.get(f"/api/tables/{answer['table']}")["seats"] == []  # b does not play it: no live seats
+    status, refused = other.call("POST", f"/api/tables/{answer['table']}/sit", {"name": "Ann"})
+    assert (status, refused) == (404, {"error": f"table {answer['table']} is played by the lobby process a"})
     again = start_lobby(database_url, "--name", "a")
     finished = again.wait_for(answer["table"], lambda t: t["status"] == "finished")
     assert finished["hands"] >= table["hands"]

@@ -58,8 +58,12 @@ class Live:
         app.router.add_get("/api/chat", self.read_lobby_chat)
 
     def _runner(self, request: web.Request) -> TableRunner:
-        runner = self.tables.runners.get(path_id(request, "table"))
+        table = path_id(request, "table")
+        runner = self.tables.runners.get(table)
         if runner is None:
+            row = self.store.table(table)
+            if row is not None and row.process is not None and row.process != self.tables.lease.process:
+                raise error(web.HTTPNotFound, f"table {table} is played by the lobby process {row.process}")
             raise error(web.HTTPNotFound, "no such table here")
         return runner
 
