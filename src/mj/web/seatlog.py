@@ -52,6 +52,8 @@ class Scoring:
     payments: list[tuple[int, int, int]] = field(default_factory=list)
     #: (player, tile) of each concealed kong kept hidden until the hand ended.
     revealed: list[tuple[int, Tile]] = field(default_factory=list)
+    #: The player ids by seat (East first) in the hand settled, which figures may name by seat.
+    seats: list[int] = field(default_factory=list)
 
 
 @dataclass(frozen=True, slots=True)
@@ -180,6 +182,7 @@ class SeatLog:
                 self.scoring.figures = {pid: list(f) for pid, f in view.score_figures.items()}
                 self.scoring.payments = list(view.payments)
                 self.scoring.revealed = list(view.revealed_kongs)
+                self.scoring.seats = list(view.seats)
             case C.WashOut(reason=reason):
                 self.washout = reason
                 self._notice(f"Wash-out: {reason}")
@@ -274,7 +277,7 @@ def _named_line(who: Callable[[int], str], names: Callable[[SeatView, P.PMsg], s
         case C.PlayerKongs(id=pid, tile=tile):
             return f"{who(pid)} makes a {names(view, P.Kong(0))} of {code(tile)}"
         case C.PlayerChows(id=pid, tile=tile, cpos=cpos) if cpos is not ChowPosition.ANYPOS:
-            return f"{who(pid)} connects {code(tile)} ({names(view, P.Chow(0, cpos))})"
+            return f"{who(pid)} takes {code(tile)}: {names(view, P.Chow(0, cpos))}"
         case C.PlayerDeclaresClosedKong(id=pid, tile=tile):
             what = "" if tile == BLANK else f" of {code(tile)}"
             return f"{who(pid)} declares a concealed {names(view, P.DeclareClosedKong(tile))}{what}"

@@ -8,6 +8,7 @@ hands are counts until they are shown, exactly as the server told this seat.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -22,6 +23,8 @@ from mj.web.seatlog import SeatLog
 NOTICES_SENT = 20
 #: Lines of the move log sent with each snapshot (the newest last).
 MOVES_SENT = 80
+#: The kind of figure saying what one payer owes and why (``payer:SEAT``, ``payer:SEAT:DOUBLE``).
+PAYER = "payer"
 
 Json = dict[str, Any]
 
@@ -71,6 +74,7 @@ def _scoring(view: SeatView, log: SeatLog) -> Json | None:
     if scoring is None:
         return None
     rows = []
+    payer_names = {tiles.code(tiles.WINDS[seat])[0]: log.name(pid) for seat, pid in enumerate(scoring.seats)}
     for seat, pid in enumerate(view.seats):
         score, text = scoring.hands.get(pid, (None, ""))
         rows.append(
@@ -81,7 +85,7 @@ def _scoring(view: SeatView, log: SeatLog) -> Json | None:
                 "score": score,
                 "text": text,
                 "change": scoring.changes.get(pid),
-                "figures": _figures(scoring.figures.get(pid)),
+                "figures": _figures(scoring.figures.get(pid), payer_names),
             }
         )
     return {
@@ -96,17 +100,35 @@ def _scoring(view: SeatView, log: SeatLog) -> Json | None:
     }
 
 
-def _figures(figures: list[tuple[str, int]] | None) -> Json | None:
-    """A winner's ``ScoreFigure`` lines as totals ("fan", "bonus") and elements ("fan:NAME", "bonus:NAME")."""
+def _figures(figures: list[tuple[str, int]] | None, payer_names: Mapping[str, str]) -> Json | None:
+    """A winner's ``ScoreFigure`` lines as totals (IMS: "fan", "bonus"), elements ("KIND:NAME") and payers.
+
+    ``payer:SEAT`` is what the player in that seat (``payer_names``: the names by the
+    seats' wind letters) owes the winner and ``payer:SEAT:NAME`` each double that applies to it
+    (Beijing: "payers" is there only when some are); a seat letter the hand does not have is left out.
+    """
     if not figures:
         return None
     totals = {name: value for name, value in figures if ":" not in name}
     elements = []
+    payers: dict[str, Json] = {}
     for name, value in figures:
         kind, _, element = name.partition(":")
-        if element:
+        if kind == PAYER:
+            seat, _, double = element.partition(":")
+            if seat not in payer_names:
+                continue
+            row = payers.setdefault(seat, {"name": payer_names[seat], "wind": seat, "amount": None, "doubles": []})
+            if double:
+                row["doubles"].append({"name": double, "value": value})
+            else:
+                row["amount"] = value
+        elif element:
             elements.append({"kind": kind, "name": element, "value": value})
-    return {"totals": totals, "elements": elements}
+    out: Json = {"totals": totals, "elements": elements}
+    if payers:
+        out["payers"] = list(payers.values())
+    return out
 
 
 def _options(view: SeatView) -> list[Json]:

@@ -120,14 +120,27 @@ export function scoringBody(state) {
   return el('div', {}, el('p', { text: `Hand ${scoring.hand}` }), grid, revealed, payments, settlement);
 }
 
-/** A winner's figures (IMS: each fan and bonus element, the fan, the bonus, the score). */
+/** A winner's figures (IMS: each fan and bonus element, the fan, the bonus, the score; Beijing: the
+ * doubles every payer shares, then what each payer owes and for which doubles). */
 function figuresTable(row) {
   const table = el('table', { class: 'figures' });
   const line = (name, value, cls = '') => table.appendChild(el('tr', { class: cls }, el('td', { text: name }), el('td', { text: String(value) })));
   for (const e of row.figures.elements) line(`${e.name} (${e.kind})`, e.value);
   for (const [name, value] of Object.entries(row.figures.totals)) line(name[0].toUpperCase() + name.slice(1), value, 'total');
   line('Score', row.score, 'total');
-  return table;
+  const payers = row.figures.payers || [];
+  if (!payers.length) return table;
+  const owed = el('table', { class: 'figures payers' },
+    el('tr', {}, el('th', { text: 'Payer' }), el('th', { text: 'Doubles' }), el('th', { text: 'Owes' })));
+  for (const p of payers) {
+    const doubles = p.doubles.map((d) => (d.value > 1 ? `${d.name} \u00d7${d.value}` : d.name));
+    const count = p.doubles.reduce((sum, d) => sum + d.value, 0);
+    owed.appendChild(el('tr', { 'data-wind': p.wind },
+      el('td', { text: `${WIND_NAMES[p.wind] || p.wind}: ${p.name}` }),
+      el('td', { class: 'doubles', text: doubles.length ? `${doubles.join(', ')} (${count})` : 'none' }),
+      el('td', { class: 'num', text: p.amount === null ? '' : String(p.amount) })));
+  }
+  return el('div', {}, table, owed);
 }
 
 export function infoBody(state) {
