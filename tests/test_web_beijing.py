@@ -11,8 +11,8 @@ from typing import Any
 from mj.calculator import parse_request
 from mj.protocol import cmsg as C
 from mj.rules.beijing import options as opt
-from mj.rules.beijing.figures import figures
-from mj.rules.beijing.scoring import score
+from mj.rules.beijing.figures import payer_doubles
+from mj.rules.beijing.scoring import SEAT_NAMES, score
 from mj.rules.ims.rules import IMS
 from mj.seatview import SeatView
 from mj.web import snapshot
@@ -54,7 +54,10 @@ def test_the_scoring_window_shows_what_each_payer_owes_and_for_which_doubles() -
         view,
         log,
         C.HandScore(3, scored.total, scored.text),
-        *(C.ScoreFigure(3, value, name) for name, value in figures(scored)),
+        C.ScoreFigure(3, scored.doubles, "doubles"),
+        *(C.ScoreFigure(3, n, f"double:{name}") for name, n in scored.shared),
+        *(C.ScoreFigure(3, p.amount, f"owes:{SEAT_NAMES[p.payer]}") for p in scored.payers),
+        *(C.ScoreFigure(3, value, name) for name, value in payer_doubles(scored)),
         *(C.Payment(view.seats[p.payer], 3, p.amount) for p in scored.payers),
         C.Settlement(-8, -4, 20, -8, "payments"),
     )
@@ -82,9 +85,11 @@ def test_a_payer_figure_naming_a_seat_the_hand_lacks_is_left_out_and_changes_not
         view,
         log,
         C.HandScore(3, 4, "Closed 1 dbl"),
-        C.ScoreFigure(3, 4, "payer:X"),
-        C.ScoreFigure(3, 1, "payer:Q:Banker"),
-        C.ScoreFigure(3, 4, "payer:S"),
+        C.ScoreFigure(3, 4, "owes:Centre"),
+        C.ScoreFigure(3, 1, "for:Centre:Banker"),
+        C.ScoreFigure(3, 1, "for:South"),
+        C.ScoreFigure(3, 4, "owes:South:Banker"),
+        C.ScoreFigure(3, 4, "owes:South"),
         C.Settlement(0, -4, 4, 0, "payments"),
     )
     winner = next(row for row in snapshot.build(view, log, None, {})["scoring"]["players"] if row["id"] == 3)

@@ -8,7 +8,7 @@ hands are counts until they are shown, exactly as the server told this seat.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,8 +23,11 @@ from mj.web.seatlog import SeatLog
 NOTICES_SENT = 20
 #: Lines of the move log sent with each snapshot (the newest last).
 MOVES_SENT = 80
-#: The kind of figure saying what one payer owes and why (``payer:SEAT``, ``payer:SEAT:DOUBLE``).
-PAYER = "payer"
+#: The kinds of figure saying what one payer owes (``owes:SEAT``) and why (``for:SEAT:DOUBLE``), and the
+#: seats they name (Beijing: docs/protocol-extension.md).
+OWES = "owes"
+FOR = "for"
+SEAT_NAMES = ("East", "South", "West", "North")
 
 Json = dict[str, Any]
 
@@ -74,7 +77,7 @@ def _scoring(view: SeatView, log: SeatLog) -> Json | None:
     if scoring is None:
         return None
     rows = []
-    payer_names = {tiles.code(tiles.WINDS[seat])[0]: log.name(pid) for seat, pid in enumerate(scoring.seats)}
+    payer_names = [log.name(pid) for pid in scoring.seats]
     for seat, pid in enumerate(view.seats):
         score, text = scoring.hands.get(pid, (None, ""))
         rows.append(
@@ -100,25 +103,28 @@ def _scoring(view: SeatView, log: SeatLog) -> Json | None:
     }
 
 
-def _figures(figures: list[tuple[str, int]] | None, payer_names: Mapping[str, str]) -> Json | None:
+def _figures(figures: list[tuple[str, int]] | None, payer_names: Sequence[str]) -> Json | None:
     """A winner's ``ScoreFigure`` lines as totals (IMS: "fan", "bonus"), elements ("KIND:NAME") and payers.
 
-    ``payer:SEAT`` is what the player in that seat (``payer_names``: the names by the
-    seats' wind letters) owes the winner and ``payer:SEAT:NAME`` each double that applies to it
-    (Beijing: "payers" is there only when some are); a seat letter the hand does not have is left out.
+    Beijing's ``owes:SEAT`` is what the player in that seat (``payer_names``, by seat)
+    owes the winner, and ``for:SEAT:NAME`` each double that applies to that payer
+    (docs/protocol-extension.md): they make "payers", there only when some are. A
+    figure naming no seat of the hand is left out.
     """
     if not figures:
         return None
     totals = {name: value for name, value in figures if ":" not in name}
     elements = []
-    payers: dict[str, Json] = {}
+    payers: dict[int, Json] = {}
     for name, value in figures:
         kind, _, element = name.partition(":")
-        if kind == PAYER:
-            seat, _, double = element.partition(":")
-            if seat not in payer_names:
+        if kind in (OWES, FOR):
+            seat_name, _, double = element.partition(":")
+            seat = SEAT_NAMES.index(seat_name) if seat_name in SEAT_NAMES else -1
+            if not 0 <= seat < len(payer_names) or (kind == FOR) != bool(double):
                 continue
-            row = payers.setdefault(seat, {"name": payer_names[seat], "wind": seat, "amount": None, "doubles": []})
+            wind = tiles.code(tiles.WINDS[seat])[0]
+            row = payers.setdefault(seat, {"name": payer_names[seat], "wind": wind, "amount": None, "doubles": []})
             if double:
                 row["doubles"].append({"name": double, "value": value})
             else:
@@ -127,7 +133,7 @@ def _figures(figures: list[tuple[str, int]] | None, payer_names: Mapping[str, st
             elements.append({"kind": kind, "name": element, "value": value})
     out: Json = {"totals": totals, "elements": elements}
     if payers:
-        out["payers"] = list(payers.values())
+        out["payers"] = [payers[seat] for seat in sorted(payers)]
     return out
 
 

@@ -1,40 +1,25 @@
-"""A Beijing win's figures, as mj's ``ScoreFigure`` lines carry them (docs/protocol-extension.md).
+"""Each payer's doubles, as figures of a Beijing win (mj's ``ScoreFigure``, docs/protocol-extension.md).
 
-Beijing has no single hand score: each non-winner pays their own amount, with the
-doubles that apply to them (Banker to the banker alone unless the banker wins, Own
-Tile to the discarder alone on a discard). ``Payment`` lines say who pays whom, but
-not why; these figures do, so that a client can show each payer's doubles:
-
-* ``doubles`` — how many doubles every payer shares, then ``double:NAME`` for each
-  of them (``NAME`` as in :data:`mj.rules.beijing.scoring.DOUBLES`);
-* ``rare:NAME`` — a rare event's points (never doubled), ``kongs`` — the kong points;
-* per payer, by its seat in the hand (``E``, ``S``, ``W``, ``N``): ``payer:SEAT``, the
-  amount it owes the winner, then ``payer:SEAT:NAME`` for every double that applies
-  to it, the shared ones included.
-
-The amounts are owed before DiscarderPaysAll moves who pays: the ``Payment`` lines
-follow who actually pays.
+Beijing has no single hand score: each non-winner pays their own amount (the figure
+``owes:SEAT``), with the doubles that apply to them: Banker to the banker alone
+unless the banker wins, Own Tile to the discarder alone on a discard. The shared
+doubles (``double:NAME``) do not say those, nor do the ``Payment`` lines, which say
+who pays whom but not why. These figures do, so that a client can show each payer's
+doubles: ``for:SEAT:NAME`` with how often the double ``NAME`` applies to that payer,
+for every double that does, the shared ones included, ``SEAT`` being the payer's
+seat in the hand (:data:`~mj.rules.beijing.scoring.SEAT_NAMES`).
 """
 
 from __future__ import annotations
 
 from typing import Final
 
-from mj.rules.beijing.scoring import BeijingScore
-from mj.tiles import WINDS, code
+from mj.rules.beijing.scoring import SEAT_NAMES, BeijingScore
 
-#: The seats' letters in ``payer:SEAT``, East first: their winds' (``E`` of ``EW``...).
-SEAT_LETTERS: Final = tuple(code(wind)[0] for wind in WINDS)
+#: The kind of figure naming one double of one payer.
+FOR: Final = "for:"
 
 
-def figures(scored: BeijingScore) -> tuple[tuple[str, int], ...]:
-    """The ``(name, value)`` figures of an allowed win (``HandScore.figures``), in the order above."""
-    out = [("doubles", scored.doubles), *((f"double:{name}", n) for name, n in scored.shared)]
-    out += [(f"rare:{name}", points) for name, points in scored.rare]
-    if scored.kongs:
-        out.append(("kongs", scored.kongs))
-    for payer in scored.payers:
-        seat = SEAT_LETTERS[payer.payer]
-        out.append((f"payer:{seat}", payer.amount))
-        out += [(f"payer:{seat}:{name}", n) for name, n in payer.doubles]
-    return tuple(out)
+def payer_doubles(scored: BeijingScore) -> tuple[tuple[str, int], ...]:
+    """The ``(for:SEAT:NAME, how often)`` figures of an allowed win, payer by payer, in the seed's order."""
+    return tuple((f"{FOR}{SEAT_NAMES[p.payer]}:{name}", n) for p in scored.payers for name, n in p.doubles)

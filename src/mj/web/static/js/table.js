@@ -230,8 +230,20 @@ function roundInfo(state) {
   info.append(el('div', 'big', `${WIND_NAMES[game.round]} round`));
   if (game.hand) info.append(el('div', 'hand-no', `Hand ${game.hand}`));
   if (state.wall.dealt && game.phase !== 'between hands') info.append(el('div', 'wall-count', `Wall: ${state.wall.live} tiles`));
+  if (state.wall.indicator) info.append(wildIndicator(state.wall.indicator, state.wall.wild));
   if (game.washout) info.append(el('div', '', `Wash-out: ${game.washout}`));
   if (game.over) info.append(el('div', 'big', 'Game over'));
+}
+
+/** The wild indicator turned up from the wall (Beijing), and the wild tile it names, marked as every wild is. */
+function wildIndicator(indicator, wild) {
+  const box = el('div', 'wild-indicator');
+  box.id = 'wild-indicator';
+  box.dataset.tile = indicator;
+  box.title = `The wild indicator is ${tileName(indicator)}${wild ? `: every ${tileName(wild)} is wild` : ''}`;
+  box.append(el('span', 'caption', 'Indicator'), tileElement(indicator, 'indicator'));
+  if (wild) box.append(el('span', 'caption', 'wild'), tileElement(wild, 'wild'));
+  return box;
 }
 
 /** Redraw the table from ``state``; our hand's tiles keep their elements. */
