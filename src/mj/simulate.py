@@ -257,6 +257,8 @@ class _Run:
             for meld in seat.melds:
                 for t in meld.tiles:
                     balance[t] -= 1
+        if game.indicator is not None:
+            balance[game.indicator] -= 1  # turned up, out of play
         winning = game.winning
         if winning is not None and winning.pending is not None and winning.source is WinSource.ROBBED_KONG:
             balance[winning.pending] -= 1  # taken from the kong, not yet in the winner's set
