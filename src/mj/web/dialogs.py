@@ -136,6 +136,11 @@ def choose(dialog: Dialog | None, button_id: object, tile: object) -> P.PMsg:
     return message
 
 
+def wild_tile(view: SeatView) -> Tile | None:
+    """The wild tile of this hand, named by the indicator the server turned up; None without one."""
+    return view.rules.wild_of(view.indicator) if view.indicator is not None else None
+
+
 def decision_point(view: SeatView, log: SeatLog) -> Hashable:
     """Everything the current dialog depends on: once the person has answered, the same point asks nothing."""
     me = view.me
@@ -412,10 +417,13 @@ def _named(view: SeatView, log: SeatLog, now: float | None, names: Names) -> Dia
     discard = names(view, P.Discard(BLANK, False))
     if pending is not None or discard not in choices:
         return None
+    # the tile just drawn, else the last one: never a wild while another tile may go (throwing one kills the hand)
+    wild = wild_tile(view)
+    keep = tiles.code(wild) if wild is not None else None
     drawn = view.last_drawn
     select = tiles.code(drawn) if drawn is not None and tiles.code(drawn) in choices[discard] else None
-    if select is None:
-        select = next(reversed(choices[discard]))
+    if select is None or select == keep:
+        select = next((c for c in reversed(choices[discard]) if c != keep), None) or next(reversed(choices[discard]))
     layout = _layout(view, names, [P.Discard(BLANK, False), P.DeclareClosedKong(BLANK), P.MahJong(0)])
     buttons = _named_buttons(layout, choices, view, None, discard)
     return Dialog("turn", "Your turn", buttons, _button_id(discard), select=select)

@@ -140,7 +140,7 @@ class SeatLog:
                 self.loose_drawn = 0
                 self.last_discard_at = None
                 self.washout = None
-            case C.PlayerDraws():
+            case C.PlayerDraws() | C.WildIndicator():  # the indicator comes off the head of the wall
                 self.live_drawn += 1
             case C.PlayerDrawsLoose():
                 self.loose_drawn += 1
@@ -242,6 +242,9 @@ class SeatLog:
                 line = f"{narrator.who(msg.id)} {verb} {self._claim_word(msg).rstrip('!')}"
             case C.PlayerDoesntClaim(timeout=True):
                 line = "Your time to claim ran out: no claim"
+            case C.WildIndicator(tile=tile):
+                wild = view.rules.wild_of(tile)
+                line = f"{code(tile)} is turned up: {code(wild) if wild is not None else 'no tile'} is wild this hand"
             case C.HandScore(id=pid, score=score):
                 line = f"{narrator.who(pid)} scores {score}"
             case C.Settlement() | C.WashOut() | C.GameOver():

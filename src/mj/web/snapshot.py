@@ -16,7 +16,7 @@ from mj import tiles
 from mj.melds import Meld
 from mj.rules.options import OptionType
 from mj.seatview import Phase, SeatView
-from mj.web.dialogs import Dialog
+from mj.web.dialogs import Dialog, wild_tile
 from mj.web.seatlog import SeatLog
 
 #: Notices sent with each snapshot (the newest last); the rest stay in the log.
@@ -188,6 +188,7 @@ def build(view: SeatView, log: SeatLog, dialog: Dialog | None, connection: Json,
         if index < len(view.player(pid).discards):
             highlight = {"player": pid, "index": index}
     flowers = view.rules.flowers(view.options)
+    wild = wild_tile(view)
     return {
         "type": "state",
         "connection": connection,
@@ -220,6 +221,9 @@ def build(view: SeatView, log: SeatLog, dialog: Dialog | None, connection: Json,
             "start_wall": log.start_wall,
             "start_stack": log.start_stack,
             "dealt": view.hand_no > 0,
+            # the tile turned up after the deal and the wild tile it names (Beijing), None without one
+            "indicator": tiles.code(view.indicator) if view.indicator is not None else None,
+            "wild": tiles.code(wild) if wild is not None else None,
         },
         "drawn": tiles.code(view.last_drawn) if view.last_drawn is not None else None,
         "last_discard": highlight,
@@ -239,6 +243,6 @@ def build(view: SeatView, log: SeatLog, dialog: Dialog | None, connection: Json,
             if sent is None or m.number > sent.moves
         ],
         "moves_reset": sent is None,
-        # Marks the page draws on every tile of a code (a rule system's wild tiles); none in Chinese Classical.
-        "marks": {},
+        # Marks the page draws on every tile of a code: the wild tiles of a rule system with wilds (Beijing).
+        "marks": {tiles.code(wild): ["wild"]} if wild is not None else {},
     }
