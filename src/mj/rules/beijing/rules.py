@@ -37,6 +37,7 @@ from mj.protocol.pmsg import PMsg
 from mj.rules.base import Claim, Course, DeadWallPolicy, HandScore, Payment, SeatHand, Settlement, Win, WinSource
 from mj.rules.beijing import moves
 from mj.rules.beijing import options as opt
+from mj.rules.beijing.figures import payer_doubles
 from mj.rules.beijing.payments import busted_banker, pay
 from mj.rules.beijing.scoring import SEAT_NAMES, BeijingScore, PayerScore, score
 from mj.rules.beijing.seating import draw_seats
@@ -311,6 +312,7 @@ def _figures(result: BeijingScore) -> tuple[tuple[str, int], ...]:
     if result.kongs:
         figures.append(("kongs", result.kongs))
     figures.extend((f"{OWES}{SEAT_NAMES[p.payer]}", p.amount) for p in result.payers)
+    figures.extend(payer_doubles(result))  # each payer's own doubles (for:SEAT:NAME), for the clients to show
     return tuple(figures)
 
 
