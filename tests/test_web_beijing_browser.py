@@ -10,6 +10,7 @@ Screenshots at 1920x1080 and 800x600 go to ``test-artifacts/web/beijing-*.png``.
 from __future__ import annotations
 
 import contextlib
+import json
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -120,3 +121,40 @@ def test_a_whole_beijing_game_in_the_browser_shows_the_indicator_marks_the_wilds
     assert wilds_held, "the person never held a wild tile: the marks in the hand were not seen"
     assert scorings, "no hand was won: the scoring window with each payer's doubles never showed"
     assert len(scores) == 4 and sum(int(s) for s in scores) == 0
+
+
+def test_new_local_game_starts_beijing_with_the_table_options_chosen_in_the_panel(page: Any, artifacts: Path) -> None:
+    states: list[dict[str, Any]] = []
+
+    def on_socket(ws: Any) -> None:
+        def frame(payload: str | bytes) -> None:
+            data = json.loads(payload)
+            if data.get("type") == "state":
+                states.append(data)
+
+        ws.on("framereceived", frame)
+
+    page.on("websocket", on_socket)
+    with running_xmj("--timeout", "0", "--seed", "3", name="Panel", options=("--level", "1")) as xmj:
+        page.goto(xmj.page)
+        page.locator(".action").wait_for()
+        page.keyboard.press("Alt+g")
+        page.keyboard.press("n")
+        page.locator("#panel-confirm").get_by_role("button", name="Leave and start").click()
+        panel = page.locator("#panel-newgame")
+        panel.locator("select[name=rules]").select_option("beijing")
+        panel.locator("input[name=opt-Unit]").fill("2")
+        panel.locator("input[name=opt-VoidSuit]").check()
+        panel.locator("input[name=opt-WallEnd]").fill("2")
+        for size, (width, height) in SIZES.items():
+            page.set_viewport_size({"width": width, "height": height})
+            page.wait_for_timeout(150)
+            page.screenshot(path=artifacts / f"beijing-new-game-{size}.png")
+        start = panel.get_by_role("button", name="Start Game")
+        start.scroll_into_view_if_needed()
+        start.click()
+        page.locator(".action[data-kind=ready] button").click()
+        page.locator("#wild-indicator").wait_for(timeout=30_000)
+        options = {o["name"]: o["value"] for o in states[-1]["options"]}
+    assert (options["Unit"], options["VoidSuit"], options["WallEnd"]) == (2, True, 2)
+    assert options["AtMostOnce"] is False and "Flowers" not in options
