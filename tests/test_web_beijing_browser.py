@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Error as PlaywrightError
 
+from mj.replay import read_entries, replay
 from test_web import running_xmj
 
 #: The seed's calls and the other moves, as buttons.
@@ -71,14 +72,15 @@ def check_marks(page: Any) -> str | None:
 
 
 def test_a_whole_beijing_game_in_the_browser_shows_the_indicator_marks_the_wilds_and_names_the_calls(
-    page: Any, artifacts: Path
+    page: Any, artifacts: Path, tmp_path: Path
 ) -> None:
     seen: set[str] = set()
     wilds_held = 0
     scorings = 0
     shots: set[str] = set()
     with running_xmj(
-        "--timeout", "0", "--seed", "4", name="Bei", options=("--rules", "beijing", "--level", "1"),
+        "--timeout", "0", "--seed", "4", "--logfile", str(tmp_path / "game.log"), name="Bei",
+        options=("--rules", "beijing", "--level", "1"),
     ) as xmj:  # fmt: skip
         page.goto(xmj.page)
         deadline = time.monotonic() + 540
@@ -121,6 +123,10 @@ def test_a_whole_beijing_game_in_the_browser_shows_the_indicator_marks_the_wilds
     assert wilds_held, "the person never held a wild tile: the marks in the hand were not seen"
     assert scorings, "no hand was won: the scoring window with each payer's doubles never showed"
     assert len(scores) == 4 and sum(int(s) for s in scores) == 0
+    # the server's log of the game, the person's moves through the browser included, replays identically
+    result = replay(read_entries(tmp_path / "game.log"))
+    assert result.mismatch is None, result.mismatch
+    assert result.hands >= 4
 
 
 def test_new_local_game_starts_beijing_with_the_table_options_chosen_in_the_panel(page: Any, artifacts: Path) -> None:
