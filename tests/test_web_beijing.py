@@ -95,16 +95,21 @@ def test_a_discarded_wild_is_never_offered_for_hu_even_at_its_face_value() -> No
         choose(dialog, "hu", None)
 
 
-def test_in_turn_discard_kong_and_hu_with_discard_by_default_never_preselecting_a_wild() -> None:
+def test_in_turn_discard_kong_and_hu_with_discard_by_default_never_preselecting_a_wild_and_a_warning() -> None:
     # 9D turned up: 1D is wild, and just drawn
     view, log = seat("2B 3B 5C 5C 5C 5C 7D EW EW RD RD GD GD 1D", indicator="9D")
     dialog = current(view, log)
     assert labels(dialog) == {"Discard": True, "Kong": True, "Hu": False}
     assert dialog is not None and dialog.default == "discard" and dialog.select == "GD"
+    assert dialog.text == "Throwing away a wild tile (1D) loses your right to win this hand."
     assert choose(dialog, "discard", "1D") == P.Discard(tiles.parse("1D"), False)  # allowed: the hand then dies
     assert choose(dialog, "kong", "5C") == P.DeclareClosedKong(tiles.parse("5C"))
-    view, log = seat("2B 3B 5C 5C 5C 5C 7D EW EW RD RD GD GD 1D", indicator="NW")
-    assert current(view, log).select == "1D"  # type: ignore[union-attr]
+    view, log = seat("2B 3B 5C 5C 5C 5C 7D EW EW RD RD GD GD 1D", indicator="RD")  # Green Dragon wild
+    dialog = current(view, log)
+    assert dialog is not None and dialog.select == "1D"
+    assert "wild" in dialog.text  # GD is held
+    view, log = seat("2B 3B 5C 5C 5C 5C 7D EW EW RD RD GD GD 1D", indicator="8C")  # 9C wild: none held
+    assert current(view, log).text == ""  # type: ignore[union-attr]
 
 
 def test_the_snapshot_shows_the_indicator_and_marks_the_wild_tiles_only_under_a_system_with_wilds() -> None:

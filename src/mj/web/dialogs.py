@@ -426,7 +426,8 @@ def _named(view: SeatView, log: SeatLog, now: float | None, names: Names) -> Dia
         select = next((c for c in reversed(choices[discard]) if c != keep), None) or next(reversed(choices[discard]))
     layout = _layout(view, names, [P.Discard(BLANK, False), P.DeclareClosedKong(BLANK), P.MahJong(0)])
     buttons = _named_buttons(layout, choices, view, None, discard)
-    return Dialog("turn", "Your turn", buttons, _button_id(discard), select=select)
+    text = f"Throwing away a wild tile ({keep}) loses your right to win this hand." if keep in choices[discard] else ""
+    return Dialog("turn", "Your turn", buttons, _button_id(discard), select=select, text=text)
 
 
 def _layout(view: SeatView, names: Names, moves: Iterable[P.PMsg]) -> list[str]:
