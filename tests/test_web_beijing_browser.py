@@ -105,6 +105,9 @@ def test_a_whole_beijing_game_in_the_browser_shows_the_indicator_marks_the_wilds
                         if "wild-held" not in shots:
                             shots.add("wild-held")
                             shoot(page, artifacts, "wild-held")
+                    if "chows" not in shots and box.locator("button", has_text="Chow Lower").count():
+                        shots.add("chows")  # the widest dialog: seven buttons
+                        shoot(page, artifacts, "chows")
                     hu = box.locator("button:not(:disabled)", has_text="Hu")
                     if hu.count():
                         hu.first.click(timeout=1000)

@@ -120,13 +120,17 @@ export function scoringBody(state) {
   return el('div', {}, el('p', { text: `Hand ${scoring.hand}` }), grid, revealed, payments, settlement);
 }
 
+// How a kind of figure reads beside its name (Beijing's rare events are points paid undoubled).
+const FIGURE_KINDS = { rare: 'points, undoubled' };
+const TOTAL_NAMES = { kongs: 'Kong points' };
+
 /** A winner's figures (IMS: each fan and bonus element, the fan, the bonus, the score; Beijing: the
  * doubles every payer shares, then what each payer owes and for which doubles). */
 function figuresTable(row) {
   const table = el('table', { class: 'figures' });
   const line = (name, value, cls = '') => table.appendChild(el('tr', { class: cls }, el('td', { text: name }), el('td', { text: String(value) })));
-  for (const e of row.figures.elements) line(`${e.name} (${e.kind})`, e.value);
-  for (const [name, value] of Object.entries(row.figures.totals)) line(name[0].toUpperCase() + name.slice(1), value, 'total');
+  for (const e of row.figures.elements) line(`${e.name} (${FIGURE_KINDS[e.kind] || e.kind})`, e.value);
+  for (const [name, value] of Object.entries(row.figures.totals)) line(TOTAL_NAMES[name] || name[0].toUpperCase() + name.slice(1), value, 'total');
   line('Score', row.score, 'total');
   const payers = row.figures.payers || [];
   if (!payers.length) return table;
