@@ -22,13 +22,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Final
 
 from mj import tiles
+from mj.hand.wild import is_complete
 from mj.melds import KongOrigin, MeldKind
 from mj.protocol import pmsg as P
 from mj.protocol.fields import ChowPosition
 from mj.rules.base import SeatHand, Win, WinSource
 from mj.rules.classical.moves import chow_partners
 from mj.seatview import Phase, SeatView
-from mj.tiles import Tile
+from mj.tiles import Tile, kind_index
 
 if TYPE_CHECKING:  # the rule system imports this module
     from mj.rules.beijing.rules import BeijingRules
@@ -65,8 +66,6 @@ def seat_hand(view: SeatView, concealed: tuple[Tile, ...]) -> SeatHand:
 
 def _claims(view: SeatView, rules: BeijingRules, tile: Tile, serial: int, discarder: int) -> list[P.PMsg]:
     found: list[P.PMsg] = [P.NoClaim(serial)]
-    hand = seat_hand(view, tuple(view.concealed))
-    options = view.options
     candidates: list[P.PMsg] = []
     if view.left_of(discarder):
         candidates.extend(P.Chow(serial, p) for p in POSITIONS if chow_partners(view.concealed, tile, p) is not None)
@@ -75,7 +74,9 @@ def _claims(view: SeatView, rules: BeijingRules, tile: Tile, serial: int, discar
         candidates.append(P.Pung(serial))
         if held >= 3:
             candidates.append(P.Kong(serial))
-    found.extend(move for move in candidates if not rules.forbids(move, tile, hand, options))
+    if candidates:
+        hand = seat_hand(view, tuple(view.concealed))
+        found.extend(move for move in candidates if not rules.forbids(move, tile, hand, view.options))
     if _goes_out(view, rules, tile, WinSource.DISCARD, discarder, None):
         found.append(P.MahJong(serial))
     return found
@@ -87,15 +88,15 @@ def _turn(view: SeatView, rules: BeijingRules) -> list[P.PMsg]:
     found: list[P.PMsg] = [P.Discard(t, False) for t in kinds]
     if view.after_claim:
         return found
-    hand = seat_hand(view, tuple(concealed))
-    options = view.options
     sets: list[P.PMsg] = [P.DeclareClosedKong(t) for t in kinds if concealed.count(t) == 4]
     sets.extend(
         P.AddToPung(m.tile) for m in view.melds if m.kind is MeldKind.PUNG and not m.concealed and m.tile in kinds
     )
-    found.extend(move for move in sets if not rules.forbids(move, _set_tile(move), hand, options))
+    if sets:
+        hand = seat_hand(view, tuple(concealed))
+        found.extend(move for move in sets if not rules.forbids(move, _set_tile(move), hand, view.options))
     drawn = view.last_drawn if view.last_drawn is not None else (concealed[-1] if concealed else None)
-    if drawn is not None and _complete(view, rules, tuple(concealed), drawn, view.last_source, None, None):
+    if drawn is not None and _complete(view, rules, view.hand_counts(), drawn, view.last_source, None, None):
         found.append(P.MahJong(0))
     return found
 
@@ -111,18 +112,27 @@ def _goes_out(
     """Whether the other player's ``tile`` (discarded, or robbed from a kong) lets this seat go out."""
     if tile not in _ORDINARY:
         return False
-    return _complete(view, rules, (*view.concealed, tile), tile, source, view.seat_of(feeder), robbed)
+    held = view.hand_counts()
+    held[kind_index(tile)] += 1
+    return _complete(view, rules, held, tile, source, view.seat_of(feeder), robbed)
 
 
 def _complete(
     view: SeatView,
     rules: BeijingRules,
-    concealed: tuple[Tile, ...],
+    held: list[int],
     tile: Tile,
     source: WinSource,
     feeder: int | None,
     robbed: KongOrigin | None,
 ) -> bool:
+    """Whether the hand whose counts are ``held`` (``tile`` among them) goes out; the cheap test of
+    completeness first, since a legal move list is asked for at every discard."""
+    indicator = view.indicator
+    wild = rules.wild_of(indicator) if indicator is not None else None
+    if wild is None or not is_complete(held, kind_index(wild), view.declared_sets):
+        return False
+    concealed = (*view.concealed, tile) if source in (WinSource.DISCARD, WinSource.ROBBED_KONG) else view.concealed
     seat = view.my_seat
     win = Win(
         tile=tile,
@@ -141,7 +151,7 @@ def _complete(
         discards=tuple(view.discards_of(view.my_id)),
         passed=view.passed(),
     )
-    return rules.goes_out(seat_hand(view, concealed), win, view.options)
+    return rules.goes_out(seat_hand(view, tuple(concealed)), win, view.options)
 
 
 def button(view: SeatView, move: P.PMsg) -> str:

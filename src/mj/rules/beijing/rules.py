@@ -41,7 +41,7 @@ from mj.rules.beijing.figures import payer_doubles
 from mj.rules.beijing.payments import busted_banker, pay
 from mj.rules.beijing.scoring import SEAT_NAMES, BeijingScore, PayerScore, score
 from mj.rules.beijing.seating import draw_seats
-from mj.rules.beijing.wilds import wild_of
+from mj.rules.beijing.wilds import may_rob_kong, may_win_on_discard, wild_of
 from mj.rules.classical.moves import chow_partners
 from mj.rules.classical.rules import ClassicalRules
 from mj.rules.options import OPTION_TABLE, GameOptions, OptionEntry, OptionType
@@ -211,9 +211,12 @@ class BeijingRules(ClassicalRules):
             return False  # the quick test first: most hands are not complete
         table = table_options(options)
         fed = win.source in (WinSource.DISCARD, WinSource.ROBBED_KONG)
-        if fed and table.flag(opt.NO_WIN_AFTER_PASS) and self._passed_a_win(hand, win, table):
+        rule = table.flag(opt.NO_WIN_AFTER_PASS)
+        if fed and not may_win_on_discard(rule and self._passed_a_win(hand, win, table), rule):
             return False
-        if win.robbed is KongOrigin.CONCEALED and not completes_flush(hand, wild):
+        if win.robbed is not None and not may_rob_kong(
+            win.robbed is KongOrigin.CONCEALED, win.robbed is KongOrigin.CONCEALED and completes_flush(hand, wild)
+        ):
             return False
         return score(winning_hand(hand, win), table, hand.indicator).allowed
 
