@@ -13,7 +13,7 @@ import pytest
 
 from beijing_hand import EAST, NORTH, PLAYERS, SOUTH, WEST, Hand, ts, wall_of
 from mj import tiles
-from mj.game.engine import Config
+from mj.game.engine import Config, Phase
 from mj.game.restore import restore_game
 from mj.melds import KongOrigin, Meld, kong, pung
 from mj.protocol import cmsg as C
@@ -451,3 +451,16 @@ def test_a_beijing_hand_saved_after_a_kong_and_a_claim_is_restored_by_its_histor
     again = restore_game(saved, _NoMoreWalls(), Config(rules=BEIJING))
     assert [m.encode() for m in again.history] == [m.encode() for m in game.history]
     assert again.indicator == tiles.parse("GD") and again.seats[2].melds == game.seats[2].melds
+
+
+def test_the_last_tile_is_the_last_one_drawn_before_the_agreed_tiles_remain() -> None:
+    hand = Hand(CLAIMS)
+    game = hand.game
+    while game.wall.tiles_left > 15:
+        hand.turn(game.seating[game.turn])
+    drawer = game.turn
+    assert not game._win_facts(drawer, game.seats[drawer].concealed[-1], WinSource.WALL).last_tile
+    hand.turn(game.seating[drawer])
+    drawer = game.turn
+    assert game.wall.tiles_left == 14 and game.phase is not Phase.HAND_COMPLETE
+    assert game._win_facts(drawer, game.seats[drawer].concealed[-1], WinSource.WALL).last_tile
