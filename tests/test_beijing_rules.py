@@ -13,6 +13,8 @@ import pytest
 
 from beijing_hand import EAST, NORTH, PLAYERS, SOUTH, WEST, Hand, ts, wall_of
 from mj import tiles
+from mj.game.engine import Config, Phase
+from mj.game.restore import restore_game
 from mj.melds import KongOrigin, Meld, kong, pung
 from mj.protocol import cmsg as C
 from mj.protocol import pmsg as P
@@ -21,6 +23,7 @@ from mj.rules.base import HandScore, SeatHand, Win, WinSource
 from mj.rules.beijing import options as opt
 from mj.rules.beijing.rules import BEIJING, tiles_kept
 from mj.rules.beijing.seating import draw_seats
+from mj.savefile import completed_rounds_comment, format_save, parse_save
 from mj.tiles import GlibcRandom
 
 LOWER = ChowPosition.LOWER
@@ -427,3 +430,37 @@ def test_a_drawn_hand_keeps_the_banker_and_the_next_hand_knows_it_follows_a_draw
     hand.draw_out()
     hand.start_hand()
     assert hand.game.seating[0] == EAST and hand.game.after_draw and hand.game.banker_hands == 1
+
+
+class _NoMoreWalls:
+    def next_hand(self, flowers: bool) -> tuple[list[tiles.Tile], int, int]:
+        raise AssertionError("the restored hand needs no other wall")
+
+
+def test_a_beijing_hand_saved_after_a_kong_and_a_claim_is_restored_by_its_history_indicator_and_all() -> None:
+    hand = Hand(KONG_WEST)
+    serial = hand.discard(EAST, "3D")
+    hand.play(WEST, P.Kong(serial))
+    hand.pass_all(WEST)
+    hand.turn(WEST, "NW")
+    game = hand.game
+    head: list[C.CMsg] = [C.Player(p, f"P{p}") for p in game.seating]
+    head += [game.hand_start, completed_rounds_comment(0), *(C.GameOption(0, e) for e in game.options.entries())]
+    head.append(C.Wall(tiles.codes(game.hand_wall)))
+    saved = parse_save(format_save([*head, *game.history]), BEIJING)
+    again = restore_game(saved, _NoMoreWalls(), Config(rules=BEIJING))
+    assert [m.encode() for m in again.history] == [m.encode() for m in game.history]
+    assert again.indicator == tiles.parse("GD") and again.seats[2].melds == game.seats[2].melds
+
+
+def test_the_last_tile_is_the_last_one_drawn_before_the_agreed_tiles_remain() -> None:
+    hand = Hand(CLAIMS)
+    game = hand.game
+    while game.wall.tiles_left > 15:
+        hand.turn(game.seating[game.turn])
+    drawer = game.turn
+    assert not game._win_facts(drawer, game.seats[drawer].concealed[-1], WinSource.WALL).last_tile
+    hand.turn(game.seating[drawer])
+    drawer = game.turn
+    assert game.wall.tiles_left == 14 and game.phase is not Phase.HAND_COMPLETE
+    assert game._win_facts(drawer, game.seats[drawer].concealed[-1], WinSource.WALL).last_tile

@@ -6,12 +6,15 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from mj import tiles
 from mj.arena.options import game_options
 from mj.protocol import pmsg as P
 from mj.rules import registry
 from mj.rules.base import SeatHand, Win
+from mj.rules.beijing import options as beijing_options
 from mj.rules.beijing.rules import BeijingRules
 from mj.rules.classical.rules import CLASSICAL, ClassicalRules
 from mj.rules.options import GameOptions
@@ -112,6 +115,23 @@ def test_random_play_by_the_beijing_legal_moves_keeps_every_invariant_the_wild_r
     options.set_value("WallEnd", 2 if variations else 0)
     figures = simulate(beijing, hands=40, seed=3, options=options)
     assert figures.hands >= 40 and figures.probes > 0
+
+
+@settings(max_examples=10, deadline=None)
+@given(
+    seed=st.integers(1, 10**6),
+    variations=st.sets(st.sampled_from([spec.name for spec in beijing_options.SCHEMA if spec.is_bool])),
+    wall_end=st.integers(0, 2),
+)
+def test_property_any_seed_and_variations_random_beijing_play_pays_zero_sum_and_keeps_the_wild_rules(
+    seed: int, variations: set[str], wall_end: int
+) -> None:
+    beijing = registry.get("beijing")
+    options = beijing.new_options()
+    for name in variations:
+        options.set_value(name, 1)
+    options.set_value("WallEnd", wall_end)
+    simulate(beijing, hands=3, seed=seed, options=options)
 
 
 class LetsWildsMeld(BeijingRules):

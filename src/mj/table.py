@@ -225,7 +225,7 @@ class Table:
     def load(self, text: str) -> None:
         """Resume the game of a save file (``--load-game``): its players must then join again."""
         try:
-            saved = parse_save(text)
+            saved = parse_save(text, self.settings.rules)
             game = restore_game(saved, self.walls, self._config(), keep_rounds=not self.settings.original_quirks)
         except SaveFileError as exc:
             raise LoadError(str(exc)) from None

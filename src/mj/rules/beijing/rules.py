@@ -34,7 +34,7 @@ from mj.hand.wild import arrangements, is_complete
 from mj.melds import KongOrigin, Meld, MeldKind
 from mj.protocol import pmsg as P
 from mj.protocol.pmsg import PMsg
-from mj.rules.base import Claim, Course, DeadWallPolicy, HandScore, Payment, SeatHand, Settlement, Win, WinSource
+from mj.rules.base import Course, DeadWallPolicy, HandScore, Payment, SeatHand, Settlement, Win, WinSource
 from mj.rules.beijing import moves
 from mj.rules.beijing import options as opt
 from mj.rules.beijing.figures import payer_doubles
@@ -169,8 +169,9 @@ class BeijingRules(ClassicalRules):
         return moves.button
 
     def exposing_spoils(self, view: SeatView, tile: Tile, pung: bool) -> bool:
-        """An open set leaves a hand that wins only by its own tile, and loses Closed's double: always a cost."""
-        return True
+        """Never: Beijing has no minimum to go out (an open set costs a double and wins on discards,
+        which is the robot's strategy to weigh, not a rule)."""
+        return False
 
     def forbids(self, move: PMsg, tile: Tile, hand: SeatHand, options: GameOptions) -> str:
         """No wild tile in an open set or a kong, even at face value; with AtMostOnce, one chow or pung a hand."""
@@ -294,10 +295,6 @@ class BeijingRules(ClassicalRules):
 
     def achieved(self, hand: SeatHand) -> frozenset[Hashable]:
         return frozenset()
-
-    def resolve_claims(self, discarder: int, claims: Sequence[Claim], options: GameOptions) -> tuple[int, ...]:
-        """Classical's precedence: a win over a kong or pung over a chow; the closest successor among equals."""
-        return super().resolve_claims(discarder, claims, options)
 
     def dealer_rotates(self, winner: int | None, hands_as_east: int) -> bool:
         """The banker stays on a win or a draw; the deal passes on when another seat wins."""
