@@ -7,6 +7,7 @@ marks the wild tiles the indicator names.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -21,6 +22,7 @@ from mj.seatview import SeatView
 from mj.web import app, snapshot
 from mj.web.dialogs import ActionError, Dialog, choose, current
 from mj.web.seatlog import SeatLog
+from test_web import Xmj, browser_tab, run, running_xmj
 from test_web_dialogs import seat as seat_under
 
 HAND = "2B 3B 5C 5C 7D 7D EW EW RD RD GD GD 9D"
@@ -208,3 +210,43 @@ def test_the_new_game_panel_offers_beijing_with_all_its_table_options_and_writes
     assert (written["Unit"], written["VoidSuit"], written["WallEnd"], written["AtMostOnce"]) == ("2", "1", "2", "0")
     with pytest.raises(app.RequestError, match="Unit"):
         app._option_file(BEIJING, {"Unit": 3})
+
+
+def save_a_beijing_game(folder: Path) -> dict[str, Any]:
+    """A Beijing game saved as ``beijing.mjs`` in ``folder`` while the table waits on our claim; what it showed."""
+    saved: dict[str, Any] = {}
+
+    async def play_and_save(xmj: Xmj) -> None:
+        async with browser_tab(xmj.base, xmj.token) as tab:
+            # saved while the table waits for our answer to a discard, so nothing moves meanwhile
+            await tab.play_until(
+                lambda s: s["wall"]["indicator"] is not None and (s["dialog"] or {}).get("kind") == "claim"
+            )
+            await tab.send({"type": "save", "filename": "beijing"})
+            state = await tab.until(lambda s: any(n.startswith("Game saved as beijing.mjs") for n in s["notices"]))
+            saved.update(wall=state["wall"], marks=state["marks"], discards=[p["discards"] for p in state["players"]])
+
+    with running_xmj("--timeout", "0", "--seed", "6", "--exit-on-disconnect", cwd=folder,
+                     options=("--rules", "beijing", "--level", "1")) as xmj:  # fmt: skip
+        run(play_and_save(xmj))
+    return saved
+
+
+def test_a_beijing_game_saved_from_the_page_resumes_with_its_indicator_and_wilds(tmp_path: Path) -> None:
+    saved = save_a_beijing_game(tmp_path)
+
+    async def resume(xmj: Xmj) -> None:
+        async with browser_tab(xmj.base, xmj.token) as tab:
+            await tab.receive()
+            await tab.send({"type": "resume", "file": "beijing.mjs", "name": "Alice", "timeout": 0, "rules": "beijing"})
+            state = await tab.until(lambda s: s["game"]["active"] and s["game"]["phase"] == "playing", 30)
+            assert [p["discards"] for p in state["players"]] == saved["discards"]
+            assert (state["wall"]["indicator"], state["wall"]["wild"]) == (
+                saved["wall"]["indicator"],
+                saved["wall"]["wild"],
+            )
+            assert state["marks"] == saved["marks"] != {}
+            assert state["wall"]["live"] == saved["wall"]["live"]
+
+    with running_xmj("--timeout", "0", cwd=tmp_path) as xmj:  # a classical xmj: the page says which rules
+        run(resume(xmj))

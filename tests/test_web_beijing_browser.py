@@ -21,6 +21,7 @@ from playwright.sync_api import Error as PlaywrightError
 
 from mj.replay import read_entries, replay
 from test_web import running_xmj
+from test_web_beijing import save_a_beijing_game
 
 #: The seed's calls and the other moves, as buttons.
 BEIJING_BUTTONS = {"Pass", "Chow Lower", "Chow Middle", "Chow Upper", "Pung", "Kong", "Hu", "Discard"}
@@ -167,3 +168,19 @@ def test_new_local_game_starts_beijing_with_the_table_options_chosen_in_the_pane
         options = {o["name"]: o["value"] for o in states[-1]["options"]}
     assert (options["Unit"], options["VoidSuit"], options["WallEnd"]) == (2, True, 2)
     assert options["AtMostOnce"] is False and "Flowers" not in options
+
+
+def test_resume_game_offers_the_rule_systems_and_resumes_a_saved_beijing_game(page: Any, tmp_path: Path) -> None:
+    save_a_beijing_game(tmp_path)
+    with running_xmj("--timeout", "0", cwd=tmp_path, name="Alice", options=("--level", "1")) as xmj:
+        page.goto(xmj.page)
+        page.locator(".action").wait_for()
+        page.keyboard.press("Alt+g")
+        page.keyboard.press("r")
+        page.locator("#panel-confirm").get_by_role("button", name="Leave and resume").click()
+        panel = page.locator("#panel-resume")
+        panel.locator("input[name=file]").fill("beijing.mjs")
+        assert not panel.locator(".table-options").is_visible()  # the saved game has its own options
+        panel.locator("select[name=rules]").select_option("beijing")
+        panel.get_by_role("button", name="Resume Game").click()
+        page.locator("#wild-indicator").wait_for(timeout=30_000)

@@ -210,7 +210,7 @@ function localGameFields(caps, withFile) {
   form.appendChild(field('Computer players\' level', select('level', level, [
     ['1', '1: plays for speed'], ['2', '2: also defends'], ['3', '3: also weighs its score (mj-player\'s default)']])));
   const systems = caps.rule_systems || [];
-  if (systems.length > 1 && !withFile) {
+  if (systems.length > 1) {  // resuming too: a saved game does not say its rules, the server must be told
     const chosen = systems.some((r) => r.name === values.rules) ? values.rules : caps.rules;
     const menu = select('rules', chosen, systems.map((r) => [r.name, RULE_NAMES[r.name] || r.name]));
     const table = el('fieldset', { class: 'table-options' });
@@ -224,7 +224,7 @@ function localGameFields(caps, withFile) {
           ? checkbox(o.description, value, `opt-${o.name}`)
           : field(o.description, el('input', { type: 'number', name: `opt-${o.name}`, value: String(value), min: '0', style: 'width:5em' })));
       }
-      table.hidden = !system || !system.options.length;
+      table.hidden = withFile || !system || !system.options.length;  // a saved game keeps its own options
     };
     menu.addEventListener('change', fill);
     fill();
@@ -264,8 +264,8 @@ function readLocalGame(form) {
     values.table_options[values.rules] = chosen;
   }
   localStorage.setItem('xmj.localgame', JSON.stringify(values));
-  // the server is sent the chosen system's options only
-  return { ...values, table_options: values.rules ? values.table_options[values.rules] : undefined };
+  // the server is sent the chosen system's options only, and none for a saved game (it has its own)
+  return { ...values, table_options: values.rules && !values.file ? values.table_options[values.rules] : undefined };
 }
 
 export function newLocalGame(caps, send) {
