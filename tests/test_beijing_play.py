@@ -51,10 +51,11 @@ def test_the_wild_indicator_message_reads_back_as_written_and_a_view_keeps_it() 
     line = "WildIndicator 9B"
     assert C.decode(line).encode() == line
     view = SeatView(1)
+    assert view.wild is None
     view.apply(C.Rules("beijing"))
     assert view.rules is get("beijing") and "WallEnd" in view.options
     view.apply(C.decode(line))
-    assert view.indicator == tiles.parse("9B") and get("beijing").wild_of(view.indicator) == tiles.parse("1B")
+    assert view.indicator == tiles.parse("9B") and view.wild == tiles.parse("1B")
 
 
 def test_our_robots_play_a_whole_beijing_game_over_sockets_and_its_log_replays_identically(tmp_path: Path) -> None:
