@@ -136,11 +136,6 @@ def choose(dialog: Dialog | None, button_id: object, tile: object) -> P.PMsg:
     return message
 
 
-def wild_tile(view: SeatView) -> Tile | None:
-    """The wild tile of this hand, named by the indicator the server turned up; None without one."""
-    return view.rules.wild_of(view.indicator) if view.indicator is not None else None
-
-
 def decision_point(view: SeatView, log: SeatLog) -> Hashable:
     """Everything the current dialog depends on: once the person has answered, the same point asks nothing."""
     me = view.me
@@ -418,7 +413,7 @@ def _named(view: SeatView, log: SeatLog, now: float | None, names: Names) -> Dia
     if pending is not None or discard not in choices:
         return None
     # the tile just drawn, else the last one: never a wild while another tile may go (throwing one kills the hand)
-    wild = wild_tile(view)
+    wild = view.wild
     keep = tiles.code(wild) if wild is not None else None
     drawn = view.last_drawn
     select = tiles.code(drawn) if drawn is not None and tiles.code(drawn) in choices[discard] else None

@@ -16,7 +16,7 @@ from mj import tiles
 from mj.melds import Meld
 from mj.rules.options import OptionType
 from mj.seatview import Phase, SeatView
-from mj.web.dialogs import Dialog, wild_tile
+from mj.web.dialogs import Dialog
 from mj.web.seatlog import SeatLog
 
 #: Notices sent with each snapshot (the newest last); the rest stay in the log.
@@ -188,7 +188,7 @@ def build(view: SeatView, log: SeatLog, dialog: Dialog | None, connection: Json,
         if index < len(view.player(pid).discards):
             highlight = {"player": pid, "index": index}
     flowers = view.rules.flowers(view.options)
-    wild = wild_tile(view)
+    wild = view.wild
     return {
         "type": "state",
         "connection": connection,
