@@ -243,7 +243,7 @@ class SeatLog:
             case C.PlayerDoesntClaim(timeout=True):
                 line = "Your time to claim ran out: no claim"
             case C.WildIndicator(tile=tile):
-                wild = view.rules.wild_of(tile)
+                wild = view.wild
                 line = f"{code(tile)} is turned up: {code(wild) if wild is not None else 'no tile'} is wild this hand"
             case C.HandScore(id=pid, score=score):
                 line = f"{narrator.who(pid)} scores {score}"
