@@ -464,3 +464,16 @@ def test_the_last_tile_is_the_last_one_drawn_before_the_agreed_tiles_remain() ->
     drawer = game.turn
     assert game.wall.tiles_left == 14 and game.phase is not Phase.HAND_COMPLETE
     assert game._win_facts(drawer, game.seats[drawer].concealed[-1], WinSource.WALL).last_tile
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "error"),
+    [("Unit", "3", "Unit must be between 1 and 2"), ("WallEnd", "5", "WallEnd must be between 0 and 2")],
+)
+def test_a_table_option_outside_the_agreements_is_refused_in_one_line_and_changes_nothing(
+    name: str, value: str, error: str
+) -> None:
+    hand = Hand(CLAIMS)
+    before = hand.game.options[name]
+    assert hand.refused(EAST, P.SetGameOption(name, value)) == error
+    assert hand.game.options[name] == before
