@@ -29,6 +29,13 @@ function cell(row, text) {
   return td;
 }
 
+function emptyRow(columns, text) {
+  const row = document.createElement('tr');
+  cell(row, text).colSpan = columns;
+  row.className = 'empty';
+  return row;
+}
+
 function button(label, action) {
   const b = document.createElement('button');
   b.type = 'button';
@@ -88,9 +95,9 @@ function tableRow(table) {
 async function refresh() {
   const [tables, games] = await Promise.all([api('GET', '/api/tables'), api('GET', '/api/games')]);
   const body = $('tables').querySelector('tbody');
-  body.replaceChildren(...tables.slice().reverse().map(tableRow));
+  body.replaceChildren(...(tables.length ? tables.slice().reverse().map(tableRow) : [emptyRow(7, 'No tables yet: make one below.')]));
   const gbody = $('games').querySelector('tbody');
-  gbody.replaceChildren(...games.map((g) => {
+  gbody.replaceChildren(...(games.length ? [] : [emptyRow(6, 'No games yet.')]), ...games.map((g) => {
     const row = document.createElement('tr');
     cell(row, g.id); cell(row, g.table); cell(row, g.rules); cell(row, g.hands); cell(row, g.finished ? 'yes' : 'no');
     cell(row, '').appendChild(button('Replay', async () => { window.location.href = `/replay?game=${g.id}`; }));
