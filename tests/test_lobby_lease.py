@@ -77,7 +77,8 @@ def test_a_lobby_started_under_another_name_leaves_a_live_processs_table_alone_a
     before = other.get(f"/api/games/{table['game']}")
     time.sleep(1.5)
     assert other.get(f"/api/games/{table['game']}")["moves"] == before["moves"], "b played a's table"
-    assert other.get(f"/api/tables/{answer['table']}")["seats"] == []  # b does not play it: no live seats
+    listed = other.get(f"/api/tables/{answer['table']}")
+    assert (listed["process"], listed["seats"]) == ("a", [])  # b does not play it: no live seats
     status, refused = other.call("POST", f"/api/tables/{answer['table']}/sit", {"name": "Ann"})
     assert (status, refused) == (404, {"error": f"table {answer['table']} is played by the lobby process a"})
     again = start_lobby(database_url, "--name", "a")

@@ -184,6 +184,7 @@ class Tables:
             "seats": seats,
             "free": max(0, SEATS - len(seats)),
             "spectators": runner.spectators if runner is not None else 0,
+            "process": row.process,
         }
 
 
