@@ -39,7 +39,9 @@ class Fanout:
         self._news: dict[int, asyncio.Event] = {}
         self._readers: dict[int, int] = {}
         self._task: asyncio.Task[None] | None = None
-        #: Notifications received (how a test tells them from polling).
+        #: Set once this process listens (PostgreSQL): from then on no notification is missed.
+        self.listening = asyncio.Event()
+        #: Notifications received.
         self.received = 0
 
     def start(self) -> None:
@@ -78,10 +80,12 @@ class Fanout:
             try:
                 async with await psycopg.AsyncConnection.connect(conninfo, autocommit=True) as connection:
                     await connection.execute(f"LISTEN {CHANNEL}")
+                    self.listening.set()
                     async for note in connection.notifies():
                         if note.payload.isdigit():
                             self.announced(int(note.payload))
             except (psycopg.Error, OSError) as exc:
                 print(f"mj lobby: not listening to other processes' games ({exc}); again in {RETRY:g} s",
                       file=sys.stderr, flush=True)  # fmt: skip
+            self.listening.clear()
             await asyncio.sleep(RETRY)
