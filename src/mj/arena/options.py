@@ -32,7 +32,7 @@ def game_options(
         try:
             if warning is not None:
                 raise OptionError(warning)
-            check_value(entry.name, entry.value)
+            check_value(entry.name, entry.value, options.entry(entry.name).allowed)
         except OptionError as exc:
             raise SpecError(f"{option_file}: {entry.name}: {exc}") from None
     for setting in settings:

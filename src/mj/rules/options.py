@@ -12,8 +12,6 @@ from dataclasses import dataclass, replace
 from enum import Enum
 from typing import Final
 
-from mj.rules.ims.options import SCHEMA as IMS_SCHEMA
-
 
 class OptionType(Enum):
     BOOL = "bool"
@@ -33,6 +31,9 @@ class OptionEntry:
     enabled: bool
     value: int | str
     description: str
+    #: The only values the rule system allows (IMS: MinimumFan 0 or 2); empty: any value in range.
+    #: Never on the wire: each rule system declares it on its own entries.
+    allowed: tuple[int, ...] = ()
 
     def encode(self, protocol: int = 1110) -> str:
         """``<Name> <type> <minprot> <enabled> <value> <description>`` (§5.2)."""
@@ -125,19 +126,13 @@ OPTION_RANGES: Final[dict[str, tuple[int, int]]] = {
 }
 
 
-#: The values an option of another rule system may take, where its schema lists them (IMS: MinimumFan 0 or 2).
-OPTION_CHOICES: Final[dict[str, tuple[int, ...]]] = {
-    spec.name: spec.allowed for spec in IMS_SCHEMA if spec.allowed is not None
-}
-
-
-def check_value(name: str, value: int | str) -> None:
-    """Rules on particular options, beyond their type: the original's checks (with its texts) first."""
+def check_value(name: str, value: int | str, allowed: tuple[int, ...] = ()) -> None:
+    """Rules on particular options, beyond their type: the values the rule system's entry allows
+    (``allowed``, :attr:`OptionEntry.allowed`), then the original's checks (with its texts)."""
     if not isinstance(value, int):
         return
-    choices = OPTION_CHOICES.get(name)
-    if choices is not None and value not in choices:
-        raise OptionError(f"{name} must be {' or '.join(map(str, choices))}")
+    if allowed and value not in allowed:
+        raise OptionError(f"{name} must be {' or '.join(map(str, allowed))}")
     if name == "Timeout" and value < 0:
         raise OptionError("Can't set negative timeout!")
     if name == "NumRounds" and not (value in (1, 2) or (value > 0 and value % 4 == 0)):
@@ -241,7 +236,7 @@ class GameOptions:
         if entry.minprot > protocol:
             raise OptionError("Option not available in this game")
         value = parse_value(entry.type, text)
-        check_value(name, value)
+        check_value(name, value, entry.allowed)
         return replace(entry, value=value)
 
     def apply_entry(self, entry: OptionEntry) -> str | None:
