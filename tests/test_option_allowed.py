@@ -9,6 +9,8 @@ from pathlib import Path
 import pytest
 
 from mj.rules import options
+from mj.rules.beijing.options import UNIT
+from mj.rules.beijing.rules import BEIJING
 from mj.rules.classical.rules import CLASSICAL
 from mj.rules.ims.rules import IMS
 from mj.rules.options import OptionError
@@ -33,3 +35,11 @@ def test_classical_entries_allow_any_value_in_range_and_encode_as_before() -> No
     classical = CLASSICAL.new_options()
     assert all(entry.allowed == () for entry in classical.entries())
     assert classical.entry("NumRounds").encode() == "NumRounds nat 0 1 4 number of rounds to play"
+
+
+def test_beijing_declares_its_ranges_on_its_own_entries_and_refuses_values_beyond_them() -> None:
+    beijing = BEIJING.new_options()
+    assert beijing.entry(UNIT).bounds == (1, 2)
+    assert beijing.set_from_text(UNIT, "2").value == 2
+    with pytest.raises(OptionError, match=rf"^{UNIT} must be between 1 and 2$"):
+        beijing.set_from_text(UNIT, "3")

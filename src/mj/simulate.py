@@ -43,11 +43,12 @@ from mj.protocol import cmsg as C
 from mj.protocol import pmsg as P
 from mj.protocol.fields import ChowPosition
 from mj.rules.base import WinSource
+from mj.rules.beijing.wilds import MAX_WILDS_ON_DISCARD
 from mj.rules.options import GameOptions
 from mj.rules.ruleset import Ruleset
 from mj.seatview import SeatView
 from mj.table import SeededWalls
-from mj.tiles import BLANK, GlibcRandom
+from mj.tiles import BLANK, GlibcRandom, Tile
 
 #: Player ids of the four seats, East first.
 PLAYERS = (1, 2, 3, 4)
@@ -204,6 +205,7 @@ class _Run:
             if isinstance(msg, C.Settlement):
                 if msg.east + msg.south + msg.west + msg.north != 0:
                     self.fail(f"settlement changes do not sum to zero: {msg.encode()!r}")
+                self.check_wild_win()
                 self.hands += 1
                 self.wins += 1
                 self.new_hand()
@@ -257,6 +259,8 @@ class _Run:
             for meld in seat.melds:
                 for t in meld.tiles:
                     balance[t] -= 1
+        if game.indicator is not None:
+            balance[game.indicator] -= 1  # turned up, out of play
         winning = game.winning
         if winning is not None and winning.pending is not None and winning.source is WinSource.ROBBED_KONG:
             balance[winning.pending] -= 1  # taken from the kong, not yet in the winner's set
@@ -264,6 +268,11 @@ class _Run:
             balance[winning.tile] += 1  # the discard went out in a set and still lies in its pile
         if any(balance):
             self.fail(f"tiles unaccounted for: {_unbalanced(balance)}")
+        wild = self.wild()
+        if wild is not None:
+            for index, seat in enumerate(game.seats):
+                if any(wild in meld.tiles for meld in seat.melds):
+                    self.fail(f"seat {index} has the wild tile {tiles.code(wild)} in a set: {seat.melds}")
         live_left = wall.live_left
         for index, seat in enumerate(game.seats):
             view = self.views[seat.player]
@@ -271,6 +280,30 @@ class _Run:
                 self.fail(f"seat {index}'s view holds {view.concealed}, the engine {seat.concealed}")
             if view.live_tiles != live_left:
                 self.fail(f"seat {index}'s view counts {view.live_tiles} live tiles, the engine {live_left}")
+
+    def wild(self) -> Tile | None:
+        """The hand's wild tile, under a rule system that turns up an indicator."""
+        indicator = self.game.indicator
+        return self.rules.wild_of(indicator) if indicator is not None else None
+
+    def check_wild_win(self) -> None:
+        """The winner kept the wild-tile rules: no wild discarded; on another's tile, none claimed,
+        no open set and at most two wilds held."""
+        wild = self.wild()
+        winning = self.game.winning
+        if wild is None or winning is None:
+            return
+        seat = self.game.seats[winning.seat]
+        if wild in seat.thrown:
+            self.fail(f"seat {winning.seat} won after discarding the wild tile {tiles.code(wild)}")
+        if winning.discarder is None:
+            return
+        if winning.tile == wild:
+            self.fail(f"seat {winning.seat} won by claiming the wild tile {tiles.code(wild)}")
+        if any(not meld.concealed for meld in seat.melds):
+            self.fail(f"seat {winning.seat} won on another's tile with open sets {seat.melds}")
+        if seat.concealed.count(wild) > MAX_WILDS_ON_DISCARD:
+            self.fail(f"seat {winning.seat} won on another's tile holding {seat.concealed.count(wild)} wilds")
 
 
 #: Tile codes are below this: the length of a vector counting tiles by kind.

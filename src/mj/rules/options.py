@@ -34,6 +34,9 @@ class OptionEntry:
     #: The only values the rule system allows (IMS: MinimumFan 0 or 2); empty: any value in range.
     #: Never on the wire: each rule system declares it on its own entries.
     allowed: tuple[int, ...] = ()
+    #: The range (inclusive) the rule system allows, where it declares one (Beijing's units and points);
+    #: otherwise :data:`OPTION_RANGES` has the original options' sane ranges.
+    bounds: tuple[int, int] | None = None
 
     def encode(self, protocol: int = 1110) -> str:
         """``<Name> <type> <minprot> <enabled> <value> <description>`` (§5.2)."""
@@ -126,9 +129,11 @@ OPTION_RANGES: Final[dict[str, tuple[int, int]]] = {
 }
 
 
-def check_value(name: str, value: int | str, allowed: tuple[int, ...] = ()) -> None:
+def check_value(
+    name: str, value: int | str, allowed: tuple[int, ...] = (), bounds: tuple[int, int] | None = None
+) -> None:
     """Rules on particular options, beyond their type: the values the rule system's entry allows
-    (``allowed``, :attr:`OptionEntry.allowed`), then the original's checks (with its texts)."""
+    (``allowed`` and ``bounds``, :class:`OptionEntry`'s), the original's checks (with its texts), the ranges."""
     if not isinstance(value, int):
         return
     if allowed and value not in allowed:
@@ -137,7 +142,7 @@ def check_value(name: str, value: int | str, allowed: tuple[int, ...] = ()) -> N
         raise OptionError("Can't set negative timeout!")
     if name == "NumRounds" and not (value in (1, 2) or (value > 0 and value % 4 == 0)):
         raise OptionError("Number of rounds must be 1, 2 or a multiple of 4")
-    bounds = OPTION_RANGES.get(name)
+    bounds = bounds or OPTION_RANGES.get(name)
     if bounds is not None and not bounds[0] <= value <= bounds[1]:
         raise OptionError(f"{name} must be between {bounds[0]} and {bounds[1]}")
 
@@ -236,7 +241,7 @@ class GameOptions:
         if entry.minprot > protocol:
             raise OptionError("Option not available in this game")
         value = parse_value(entry.type, text)
-        check_value(name, value, entry.allowed)
+        check_value(name, value, entry.allowed, entry.bounds)
         return replace(entry, value=value)
 
     def apply_entry(self, entry: OptionEntry) -> str | None:
