@@ -22,6 +22,7 @@ from mj.tiles import Tile
 #: Rule system name -> (module, factory taking level, personality and seed) of its own strategy.
 STRATEGIES: Final = {
     "ims": ("mj.robot.ims", "make_ims_strategy"),
+    "beijing": ("mj.robot.beijing", "make_beijing_strategy"),
 }
 
 
