@@ -82,7 +82,7 @@ class BeijingStrategy(LevelTwo):
         after = {k: self._shanten(vector, k, wild, sets, seven) for k in held}
         best = min(after.values())
         for k in held:
-            ukeire = self._ukeire(vector, k, wild, sets, seven, unseen, after[k]) if after[k] <= best + 1 else 0
+            ukeire = self._ukeire(vector, k, wild, sets, seven, unseen, after[k]) if after[k] == best else 0
             options.append((after[k], -ukeire, k))
         options.sort()
         if self.rules.cost > 0.0:
