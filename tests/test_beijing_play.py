@@ -11,13 +11,17 @@ import subprocess
 import sys
 from pathlib import Path
 
+from beijing_hand import EAST, WEST, Hand
 from conftest import OUR_SERVER
 from mj import arena, tiles
 from mj.protocol import cmsg as C
+from mj.protocol import pmsg as P
 from mj.protocol.connect import EXTENDED_PROTOCOL_VERSION
 from mj.replay import read_entries, replay
 from mj.rules.registry import get
+from mj.savefile import completed_rounds_comment, format_save
 from mj.seatview import SeatView
+from test_beijing_rules import KONG_WEST
 from test_protocol_extension import exchange
 
 REFUSAL = "This table plays the beijing rules, which this client cannot play"
@@ -51,10 +55,11 @@ def test_the_wild_indicator_message_reads_back_as_written_and_a_view_keeps_it() 
     line = "WildIndicator 9B"
     assert C.decode(line).encode() == line
     view = SeatView(1)
+    assert view.wild is None
     view.apply(C.Rules("beijing"))
     assert view.rules is get("beijing") and "WallEnd" in view.options
     view.apply(C.decode(line))
-    assert view.indicator == tiles.parse("9B") and get("beijing").wild_of(view.indicator) == tiles.parse("1B")
+    assert view.indicator == tiles.parse("9B") and view.wild == tiles.parse("1B")
 
 
 def test_our_robots_play_a_whole_beijing_game_over_sockets_and_its_log_replays_identically(tmp_path: Path) -> None:
@@ -91,3 +96,37 @@ def test_robots_play_beijing_games_in_the_arena_without_a_refused_move_and_each_
         checked = replay(read_entries(log))
         assert checked.mismatch is None, checked.mismatch
         assert checked.hands == game.hands
+
+
+def test_a_beijing_game_resumed_from_a_save_mid_hand_is_played_out_and_its_log_replays_identically(
+    tmp_path: Path,
+) -> None:
+    hand = Hand(KONG_WEST)
+    hand.play(WEST, P.Kong(hand.discard(EAST, "3D")))
+    hand.pass_all(WEST)
+    hand.turn(WEST, "NW")
+    game = hand.game
+    head: list[C.CMsg] = [C.Player(p, f"P{p}") for p in game.seating]
+    head += [game.hand_start, completed_rounds_comment(0), *(C.GameOption(0, e) for e in game.options.entries())]
+    head.append(C.Wall(tiles.codes(game.hand_wall)))
+    (tmp_path / "saved.mjs").write_text(format_save([*head, *game.history]))
+    server, address = start_beijing_server(
+        tmp_path, "--load-game", str(tmp_path / "saved.mjs"), "--timeout", "0", "--exit-on-disconnect"
+    )
+    robots = [
+        subprocess.Popen([sys.executable, "-m", "mj.robot", "--server", address, "--id", str(n), "--name", f"P{n}"])
+        for n in range(1, 5)
+    ]
+    try:
+        for robot in robots:
+            assert robot.wait(timeout=180) == 0
+        server.wait(timeout=30)
+    finally:
+        for process in (*robots, server):
+            if process.poll() is None:
+                process.kill()
+                process.wait()
+    log = (tmp_path / "game.log").read_text()
+    assert " GameOver" in log and " Error " not in log
+    checked = replay(read_entries(tmp_path / "game.log"))
+    assert checked.mismatch is None, checked.mismatch

@@ -464,3 +464,28 @@ def test_the_last_tile_is_the_last_one_drawn_before_the_agreed_tiles_remain() ->
     drawer = game.turn
     assert game.wall.tiles_left == 14 and game.phase is not Phase.HAND_COMPLETE
     assert game._win_facts(drawer, game.seats[drawer].concealed[-1], WinSource.WALL).last_tile
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "error"),
+    [("Unit", "3", "Unit must be between 1 and 2"), ("WallEnd", "5", "WallEnd must be between 0 and 2")],
+)
+def test_a_table_option_outside_the_agreements_is_refused_in_one_line_and_changes_nothing(
+    name: str, value: str, error: str
+) -> None:
+    hand = Hand(CLAIMS)
+    before = hand.game.options[name]
+    assert hand.refused(EAST, P.SetGameOption(name, value)) == error
+    assert hand.game.options[name] == before
+
+
+def test_kong_bloom_doubles_the_hand_and_the_kong_points_and_a_closed_kong_is_worth_two() -> None:
+    hand = Hand(wall_of("9B 9B 9B 9B 1B 2B 3B 4B 5B 6B 7C 8C RD RD", S_HAND, W_HAND, N_HAND, "GD", loose="9C"))
+    hand.play(EAST, P.DeclareClosedKong(tiles.parse("9B")))
+    hand.pass_all()
+    claim(hand, EAST, P.MahJong(0))
+    figures = hand.messages(C.ScoreFigure)
+    assert C.ScoreFigure(EAST, 1, "double:Kong Bloom") in figures and C.ScoreFigure(EAST, 2, "kongs") in figures
+    # Banker, Closed, Own Tile, Straight, Kong Bloom: 2^5; the closed kong's 2 points doubled by the
+    # bloom; before anyone discarded, a Heavenly Win's 20.
+    assert _changes(hand.settlement()) == (3 * 56, -56, -56, -56)

@@ -299,8 +299,11 @@ def _save_text(start: _Start, walls: LoggedWalls) -> str:
     messages.append(game)
     messages.extend(C.GameOption(0, entry) for entry in start.settings.option_entries)
     if start.history:
-        flowers = next((bool(e.value) for e in start.settings.option_entries if e.name == "Flowers"), True)
-        wall, _, _ = walls.next_hand(flowers)
+        rules = start.settings.rules
+        options = rules.new_options()
+        for entry in start.settings.option_entries:
+            options.apply_entry(entry)
+        wall, _, _ = walls.next_hand(rules.flowers(options))
         messages.append(C.Wall(tiles.codes(wall)))
         messages.extend(start.history)
     return format_save(messages)

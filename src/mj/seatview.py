@@ -409,6 +409,11 @@ class SeatView:
                 kinds.add(kind_index(record.tile))
         return kinds
 
+    @property
+    def wild(self) -> Tile | None:
+        """The wild tile the indicator names under this seat's rule system (None: no indicator, no wilds)."""
+        return self.rules.wild_of(self.indicator) if self.indicator is not None else None
+
     def passed(self) -> tuple[Tile, ...]:
         """Others' discards this seat let pass since its last turn or the last pung or kong, the open one excepted."""
         pending = self.pending

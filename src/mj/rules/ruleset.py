@@ -17,7 +17,10 @@ into the engine, and are found by name in :mod:`mj.rules.registry`:
   precedence among simultaneous claims (possibly several winners); :meth:`Ruleset.move_names`,
   how a client names those moves on its buttons;
 * how a hand runs beyond its moves: :meth:`Ruleset.course` (a :class:`~mj.rules.base.Course`:
-  declaration phase or not, flowers revealed by the engine, hidden concealed kongs...);
+  declaration phase or not, flowers revealed by the engine, hidden concealed kongs, a wild
+  indicator turned up...), :meth:`Ruleset.wild_of` (the wild tile an indicator names),
+  :meth:`Ruleset.forbids` (the system's own limits on making a set, which the engine checks
+  and the legal moves leave out), :meth:`Ruleset.draw_seats` (a seating ceremony of its own);
 * going out: :meth:`Ruleset.is_mahjong`, :meth:`Ruleset.goes_out` (with the facts of the
   win, for a system with a minimum score), :meth:`Ruleset.may_rob` and :meth:`Ruleset.can_finish`;
 * the result: :meth:`Ruleset.score` (a :class:`~mj.rules.base.HandScore` with its

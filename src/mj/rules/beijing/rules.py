@@ -27,6 +27,7 @@ docs/rules-beijing.md records every reading where the seed is silent.
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
+from dataclasses import replace
 from typing import Final
 
 from mj.hand import counts
@@ -234,20 +235,7 @@ class BeijingRules(ClassicalRules):
         before.remove(win.tile)
         for tile in set(win.passed):
             if_taken = SeatHand(hand.melds, (*before, tile), (), hand.own_wind, hand.prevailing_wind, hand.indicator)
-            facts = Win(
-                tile,
-                WinSource.DISCARD,
-                win.melds_before_win,
-                (),
-                False,
-                False,
-                False,
-                False,
-                False,
-                0,
-                False,
-                win.feeder,
-            )
+            facts = replace(win, tile=tile, source=WinSource.DISCARD, robbed=None)
             if score(winning_hand(if_taken, facts), table, hand.indicator).allowed:
                 return True
         return False
