@@ -5,8 +5,8 @@ and throw it when it fits no set, which costs the hand its right to win (a playe
 discards a wild never wins that hand). And under Beijing an open set costs twice: the
 Closed double, and every win but one on the player's own tile. So this strategy:
 
-* never discards a wild while it holds another tile (the view names the wild from the
-  indicator through the rule system, ``view.rules.wild_of``);
+* never discards a wild while it holds another tile (``view.wild``, named by the rule
+  system from the indicator);
 * measures the hand with the wild-aware shanten (:func:`mj.hand.wild.shanten`: each
   wild advances the hand by one tile), and counts the useful unseen tiles the same way;
 * keeps the hand closed: it claims a chow or pung only when the set makes the hand
@@ -42,9 +42,7 @@ NO_DEFENCE: Final = Defence(cost=0.0)
 
 def wild_kind(view: SeatView) -> int:
     """The kind index of this hand's wild tile, or -1 before the indicator is turned up."""
-    if view.indicator is None:
-        return -1
-    wild = view.rules.wild_of(view.indicator)
+    wild = view.wild
     return kind_index(wild) if wild is not None else -1
 
 
