@@ -68,7 +68,7 @@ def test_the_indicator_is_turned_up_from_the_head_after_the_deal_shown_to_all_an
     assert all(view.indicator == tiles.parse("GD") for view in hand.views.values())
     assert BEIJING.wild_of(tiles.parse("GD")) == tiles.parse("WD")
     assert hand.game.wall.live_left == 136 - 53 - 1
-    assert all(view.live_tiles == hand.game.wall.live_left for view in hand.views.values())
+    assert all(view.live_tiles == hand.game.wall.live_left - 14 for view in hand.views.values())
 
 
 def test_the_banker_plays_first_without_a_draw() -> None:
@@ -287,6 +287,22 @@ def test_a_hand_is_drawn_when_the_agreed_tiles_remain_the_indicator_not_counted(
     hand.draw_out()
     assert hand.messages(C.WashOut) == [C.WashOut("wall exhausted")]
     assert hand.game.wall.tiles_left == left
+
+
+@pytest.mark.parametrize("wall_end", [0, 1, 2])
+def test_every_seat_counts_the_tiles_still_to_draw_up_to_the_agreed_end_after_a_kong_too(wall_end: int) -> None:
+    hand = Hand(wall_of("9B 9B 9B 9B 1B 1B 2C 5C EW EW SW RD RD 6C", S_HAND, W_HAND, N_HAND, "GD"), WallEnd=wall_end)
+    hand.play(EAST, P.DeclareClosedKong(tiles.parse("9B")))
+    hand.pass_all()
+    draws = 0
+    counted = hand.views[NORTH].live_tiles
+    while hand.game.phase is not Phase.HAND_COMPLETE:
+        assert {view.live_tiles for view in hand.views.values()} == {counted - draws}
+        hand.turn(hand.game.seating[hand.game.turn])
+        draws += 1
+    assert hand.messages(C.WashOut) == [C.WashOut("wall exhausted")]
+    assert counted == draws - 1  # the last discard is followed by no draw
+    assert all(view.live_tiles == 0 for view in hand.views.values())
 
 
 # -- the variations, each on and off

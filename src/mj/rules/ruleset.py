@@ -179,3 +179,17 @@ class Ruleset(Protocol):
         whether the deal passes on, and ``round_ends`` whether that completes a round.
         """
         ...
+
+
+def tiles_to_draw(rules: Ruleset, live_left: int, tiles_left: int, kongs: int, options: GameOptions) -> int:
+    """The draws the live wall still gives before the hand is drawn, if no more kongs are made.
+
+    ``live_left`` tiles are in the live wall and ``tiles_left`` undrawn in all (live and
+    dead). The engine asks :meth:`Ruleset.wall_ends` before every draw; this asks it of the
+    draws to come, from the last back, so that a seat view counts the same end of the
+    wall (Beijing's agreed tiles, IMS's last fourteen) rather than the wall's physical end.
+    """
+    refused = 0
+    while refused < live_left and rules.wall_ends(tiles_left - live_left + 1 + refused, kongs, options):
+        refused += 1
+    return live_left - refused
