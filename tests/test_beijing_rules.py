@@ -270,6 +270,34 @@ def test_heavenly_win_the_banker_dealt_a_winning_hand_goes_out_at_once() -> None
     assert settled.east == -(settled.south + settled.west + settled.north) > 60
 
 
+# -- QueryMahJong, the original protocol's question, answered by the rule system
+
+
+def can_mahjong(hand: Hand, pid: int, code: str) -> bool:
+    """The engine's answer to ``pid``'s QueryMahJong for ``code`` ("--", the blank: the hand as it is)."""
+    hand.play(pid, P.QueryMahJong(tiles.parse(code)))
+    answer = hand.messages(C.CanMahJong)[-1]
+    assert isinstance(answer, C.CanMahJong)
+    return answer.answer
+
+
+def test_query_mahjong_counts_a_wild_tile_for_the_tile_it_stands_for() -> None:
+    # The White Dragon is wild: it pairs the Red Dragon.
+    hand = Hand(wall_of("1B 2B 3B 4C 5C 6C 7D 8D 9D EW EW EW RD WD", S_HAND, W_HAND, N_HAND, "GD"))
+    assert can_mahjong(hand, EAST, "--")
+    assert P.MahJong(0) in hand.moves(EAST)
+
+
+def test_query_mahjong_says_no_to_a_discard_win_the_wild_rules_forbid() -> None:
+    # North's hand is complete with East's West Wind, but holds three wilds: it wins only by its own tile.
+    hand = Hand(wall_of(E_HAND, S_HAND, W_HAND, "WD WD WD 1B 2B 3B 4C 5C 6C 7D 8D 9D EW", "GD"))
+    serial = hand.discard(EAST, "EW")
+    assert not can_mahjong(hand, NORTH, "EW")
+    assert P.MahJong(serial) not in hand.moves(NORTH)
+    hand.pass_all(NORTH)
+    assert hand.refused(NORTH, P.MahJong(serial))
+
+
 # -- the end of the wall
 
 
