@@ -36,12 +36,13 @@ sets, protocol messages): a rule system's own types stay inside its package.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Hashable, Sequence
 from typing import TYPE_CHECKING, Protocol
 
 from mj.melds import KongOrigin, Meld
 from mj.protocol.pmsg import PMsg
 from mj.rules.base import Claim, Course, DeadWallPolicy, HandScore, SeatHand, Settlement, Win
+from mj.rules.naming import MoveNames
 from mj.rules.options import GameOptions
 from mj.tiles import GlibcRandom, Tile
 
@@ -103,9 +104,10 @@ class Ruleset(Protocol):
         with the table's seeded generator; None: the table seats them its usual way."""
         ...
 
-    def move_names(self) -> Callable[[SeatView, PMsg], str] | None:
-        """How a client names this system's moves on its buttons: (a view, one of its legal moves) -> the
-        name; None for the dialogs of the original ``xmj``, which its manual describes move by move."""
+    def move_names(self) -> MoveNames | None:
+        """How a client names this system's moves on its buttons ((a view, one of its legal moves) -> the
+        name), the dialog answering a discard and the log's verb for a claim (:class:`MoveNames`);
+        None for the dialogs of the original ``xmj``, which its manual describes move by move."""
         ...
 
     def exposing_spoils(self, view: SeatView, tile: Tile, pung: bool) -> bool:
