@@ -4,7 +4,8 @@ A seat is taken with ``POST /api/tables/ID/sit``: the answer's ``page`` is the x
 page showing that seat (its token in the address, kept by the browser). Spectators
 open the WebSocket ``/api/tables/ID/watch``, which sends ``{"type": "public",
 "lines": [...]}`` with the table's public lines (all so far, then each batch) and
-``{"type": "chat", "name", "text"}``. Chat in the lobby and at a table is stored with
+``{"type": "chat", "name", "text"}``, after a first ``{"type": "rules", "wild_of": {...}}``:
+the wild tile each indicator names at this table (empty without wilds). Chat in the lobby and at a table is stored with
 the table's game.
 """
 
@@ -17,6 +18,7 @@ from typing import Any, Final
 
 from aiohttp import WSMsgType, web
 
+from mj.lobby import rules
 from mj.lobby.accounts import COOKIE, AccountError, Accounts, check_name
 from mj.lobby.api import body, error, path_id
 from mj.lobby.runner import TableRunner
@@ -102,6 +104,8 @@ class Live:
         reader = asyncio.create_task(_drain(ws))
         lines = chat = 0
         try:
+            wild_of = rules.wild_tiles(runner.play.table.settings.rules)
+            await ws.send_str(json.dumps({"type": "rules", "wild_of": wild_of}))
             while not ws.closed:
                 changed = runner.changed
                 new_lines, new_chat = runner.play.public[lines : runner.published], runner.chat[chat:]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Final
 
+from mj import tiles
 from mj.rules import registry
 from mj.rules.ruleset import Ruleset
 
@@ -37,3 +38,14 @@ def ruleset(name: str) -> Ruleset:
     if name not in playable():
         raise UnknownRules(f"unknown rule system {name!r} (playable here: {', '.join(playable())})")
     return registry.get(name)
+
+
+def wild_tiles(ruleset: Ruleset) -> dict[str, str]:
+    """The wild tile each indicator names under ``ruleset`` (codes; empty without wilds): what the
+    spectator's page needs to mark wilds without knowing any rule."""
+    found = {}
+    for kind in tiles.KINDS:
+        wild = ruleset.wild_of(kind)
+        if wild is not None:
+            found[tiles.code(kind)] = tiles.code(wild)
+    return found
