@@ -7,11 +7,14 @@ watching, which tile each indicator makes wild at this table.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 import urllib.request
 from pathlib import Path
 from typing import Any
+
+import aiohttp
 
 from lobbyproc import Lobby
 from mj import tiles
@@ -23,6 +26,7 @@ from mj.lobby.store import Store
 from mj.protocol import cmsg as C
 from mj.rules.beijing.rules import BEIJING
 from mj.rules.classical.rules import CLASSICAL
+from pgserver import fresh_postgres_database
 
 
 def test_a_spectator_is_told_the_wild_tile_of_each_indicator_by_the_table_s_rule_system() -> None:
@@ -30,6 +34,31 @@ def test_a_spectator_is_told_the_wild_tile_of_each_indicator_by_the_table_s_rule
     assert len(wilds) == 34
     assert (wilds["9B"], wilds["NW"], wilds["WD"], wilds["GD"]) == ("1B", "EW", "RD", "WD")
     assert wild_tiles(CLASSICAL) == {}
+
+
+async def _told(url: str, table: int) -> list[Any]:
+    """The rules frames a spectator of ``table`` is sent before the lobby closes the feed."""
+    told = []
+    async with aiohttp.ClientSession() as http, http.ws_connect(f"{url}api/tables/{table}/watch") as ws:
+        async for message in ws:
+            data = json.loads(message.data)
+            if data["type"] == "rules":
+                told.append(data)
+    return told
+
+
+def test_a_spectator_of_a_beijing_table_another_process_played_is_told_its_wild_tiles_too(
+    start_lobby: Any, postgres_server: str
+) -> None:
+    database = fresh_postgres_database(postgres_server)
+    owner = start_lobby(database, "--name", "a")
+    status, answer = owner.call("POST", "/api/tables", {"rules": "beijing", "robots": 4, "level": 1})
+    assert status == 201
+    owner.wait_for(answer["table"], lambda t: t["status"] == "finished")
+    other = start_lobby(database, "--name", "b")
+    told = [{"type": "rules", "wild_of": wild_tiles(BEIJING)}]
+    assert asyncio.run(_told(other.url, answer["table"])) == told
+    assert asyncio.run(_told(owner.url, answer["table"])) == told
 
 
 def _recorded_beijing_game(store: Store, seed: int) -> int:
