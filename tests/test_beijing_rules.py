@@ -68,7 +68,7 @@ def test_the_indicator_is_turned_up_from_the_head_after_the_deal_shown_to_all_an
     assert all(view.indicator == tiles.parse("GD") for view in hand.views.values())
     assert BEIJING.wild_of(tiles.parse("GD")) == tiles.parse("WD")
     assert hand.game.wall.live_left == 136 - 53 - 1
-    assert all(view.live_tiles == hand.game.wall.live_left for view in hand.views.values())
+    assert all(view.live_tiles == hand.game.wall.live_left - 14 for view in hand.views.values())
 
 
 def test_the_banker_plays_first_without_a_draw() -> None:
@@ -270,6 +270,34 @@ def test_heavenly_win_the_banker_dealt_a_winning_hand_goes_out_at_once() -> None
     assert settled.east == -(settled.south + settled.west + settled.north) > 60
 
 
+# -- QueryMahJong, the original protocol's question, answered by the rule system
+
+
+def can_mahjong(hand: Hand, pid: int, code: str) -> bool:
+    """The engine's answer to ``pid``'s QueryMahJong for ``code`` ("--", the blank: the hand as it is)."""
+    hand.play(pid, P.QueryMahJong(tiles.parse(code)))
+    answer = hand.messages(C.CanMahJong)[-1]
+    assert isinstance(answer, C.CanMahJong)
+    return answer.answer
+
+
+def test_query_mahjong_counts_a_wild_tile_for_the_tile_it_stands_for() -> None:
+    # The White Dragon is wild: it pairs the Red Dragon.
+    hand = Hand(wall_of("1B 2B 3B 4C 5C 6C 7D 8D 9D EW EW EW RD WD", S_HAND, W_HAND, N_HAND, "GD"))
+    assert can_mahjong(hand, EAST, "--")
+    assert P.MahJong(0) in hand.moves(EAST)
+
+
+def test_query_mahjong_says_no_to_a_discard_win_the_wild_rules_forbid() -> None:
+    # North's hand is complete with East's West Wind, but holds three wilds: it wins only by its own tile.
+    hand = Hand(wall_of(E_HAND, S_HAND, W_HAND, "WD WD WD 1B 2B 3B 4C 5C 6C 7D 8D 9D EW", "GD"))
+    serial = hand.discard(EAST, "EW")
+    assert not can_mahjong(hand, NORTH, "EW")
+    assert P.MahJong(serial) not in hand.moves(NORTH)
+    hand.pass_all(NORTH)
+    assert hand.refused(NORTH, P.MahJong(serial))
+
+
 # -- the end of the wall
 
 
@@ -287,6 +315,22 @@ def test_a_hand_is_drawn_when_the_agreed_tiles_remain_the_indicator_not_counted(
     hand.draw_out()
     assert hand.messages(C.WashOut) == [C.WashOut("wall exhausted")]
     assert hand.game.wall.tiles_left == left
+
+
+@pytest.mark.parametrize("wall_end", [0, 1, 2])
+def test_every_seat_counts_the_tiles_still_to_draw_up_to_the_agreed_end_after_a_kong_too(wall_end: int) -> None:
+    hand = Hand(wall_of("9B 9B 9B 9B 1B 1B 2C 5C EW EW SW RD RD 6C", S_HAND, W_HAND, N_HAND, "GD"), WallEnd=wall_end)
+    hand.play(EAST, P.DeclareClosedKong(tiles.parse("9B")))
+    hand.pass_all()
+    draws = 0
+    counted = hand.views[NORTH].live_tiles
+    while hand.game.phase is not Phase.HAND_COMPLETE:
+        assert {view.live_tiles for view in hand.views.values()} == {counted - draws}
+        hand.turn(hand.game.seating[hand.game.turn])
+        draws += 1
+    assert hand.messages(C.WashOut) == [C.WashOut("wall exhausted")]
+    assert counted == draws - 1  # the last discard is followed by no draw
+    assert all(view.live_tiles == 0 for view in hand.views.values())
 
 
 # -- the variations, each on and off

@@ -137,6 +137,15 @@ def test_hu_is_announced_and_logged_in_the_seed_s_word() -> None:
     assert snapshot.build(view, log, None, {})["game"]["mahjong"] == "Hu!"
 
 
+def test_a_discard_is_called_for_in_the_seed_s_words_not_bid_for_as_at_an_ims_table() -> None:
+    view, log = seat(HAND, pending=(4, "4B"))
+    dialog = current(view, log)
+    assert dialog is not None and dialog.title == "Call for the discard"
+    feed(view, log, C.PlayerClaimsPung(3, 9), C.PlayerClaimsMahJong(2, 9))
+    said = [line.text for line in log.moves]
+    assert said[-2:] == ["Cy (West) calls Pung", "Bo (South) calls Hu"], said
+
+
 def test_the_scoring_window_shows_what_each_payer_owes_and_for_which_doubles() -> None:
     # West (id 3) wins North's 9D with a closed straight hand; East (id 1) is the banker
     view, log = seat(HAND, indicator="EW")

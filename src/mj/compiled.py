@@ -7,15 +7,17 @@ typed source (``setup.py`` builds what :data:`MODULES` lists); compiled, the are
 plays about twice as many hands per CPU-second, and the server's own work per line
 costs about a third less. The random-move simulation asks every seat's legal moves
 and counts every tile after every move, so it and the IMS moves and scorer are
-compiled too (docs/performance.md). Everything else stays Python: the server's start-up and
+compiled too (docs/performance.md), as are Beijing's wild-aware hand analysis, legal moves
+and scorer. Everything else stays Python: the server's start-up and
 command line, the web client, the arena's set-up and reports, and the protocol
 codec, whose per-message methods are generated with ``exec`` when a message is first used.
 
 Left out on purpose, though they are on hot paths:
 
 * ``mj.rules.classical.rules``: other rule systems subclass :class:`ClassicalRules`
-  in Python, which a compiled class forbids (so ``mj.rules.ims.rules``, one of them,
-  stays Python too; the IMS legal moves and scorer it calls are compiled);
+  in Python, which a compiled class forbids (so ``mj.rules.ims.rules`` and
+  ``mj.rules.beijing.rules``, two of them, stay Python too; the legal moves and scorers
+  they call are compiled);
 * ``mj.robot.personality`` and ``mj.rules.options``: their frozen dataclasses travel
   to the arena's worker processes by pickle, which mypyc's frozen classes refuse.
 
@@ -49,6 +51,7 @@ MODULES: Final = (
     "mj.hand.complete",
     "mj.hand.counting",
     "mj.hand.distance",
+    "mj.hand.wild",
     "mj.game.engine",
     "mj.game.seat",
     "mj.game.sends",
@@ -61,6 +64,9 @@ MODULES: Final = (
     "mj.rules.classical.settlement",
     "mj.rules.ims.moves",
     "mj.rules.ims.scoring",
+    "mj.rules.beijing.moves",
+    "mj.rules.beijing.scoring",
+    "mj.rules.beijing.wilds",
     "mj.robot.agent",
     "mj.robot.declare",
     "mj.robot.defence",

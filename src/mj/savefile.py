@@ -5,6 +5,11 @@ read back with the same decoder; every line must decode as a controller message.
 The original writes garbage in its ``# CompletedRounds`` comment and never reads it
 back; we write the number and read it when it parses (§16 item 7), which old files
 and the original's loader both tolerate.
+
+A save of a rule system the original cannot play (Beijing) adds one more comment,
+``# AfterDraw 1 BankerHands 3``: whether the hand before the saved one was drawn and
+how many hands its banker had dealt in a row before it, which the Game line does not
+say and Beijing's Upstairs doubles depend on. Classical saves stay the original's.
 """
 
 from __future__ import annotations
@@ -25,6 +30,7 @@ if TYPE_CHECKING:  # the rule systems are not needed to read a classical save
     from mj.rules.ruleset import Ruleset
 
 _COMPLETED = re.compile(r"CompletedRounds\s+(\d+)\s*$")
+_HAND_START = re.compile(r"AfterDraw\s+([01])\s+BankerHands\s+(\d{1,9})\s*$")
 
 #: Player ids are C ints in the original's clients.
 MAX_PLAYER_ID: Final = 2**31 - 1
@@ -48,6 +54,10 @@ class SavedGame:
     completed_rounds: int | None
     wall: tuple[Tile, ...] | None
     history: tuple[C.CMsg, ...]
+    #: The hand before the saved one was drawn (``# AfterDraw``; classical saves never say).
+    after_draw: bool = False
+    #: Hands the saved hand's banker had dealt in a row before it (``# BankerHands``).
+    banker_hands: int = 0
 
 
 def format_save(messages: Sequence[C.CMsg]) -> str:
@@ -57,6 +67,11 @@ def format_save(messages: Sequence[C.CMsg]) -> str:
 
 def completed_rounds_comment(rounds: int) -> C.Comment:
     return C.Comment(f"CompletedRounds {rounds:6d}")
+
+
+def hand_start_comment(after_draw: bool, banker_hands: int) -> C.Comment:
+    """The comment of a non-classical save that keeps what the saved hand began after (module documentation)."""
+    return C.Comment(f"AfterDraw {int(after_draw)} BankerHands {banker_hands}")
 
 
 def parse_save(text: str, rules: Ruleset | None = None) -> SavedGame:
@@ -70,6 +85,7 @@ def parse_save(text: str, rules: Ruleset | None = None) -> SavedGame:
     game: C.Game | None = None
     options: list[OptionEntry] = []
     completed: int | None = None
+    hand_start = (False, 0)
     wall: tuple[Tile, ...] | None = None
     history: list[C.CMsg] = []
     for number, line in enumerate(lines, 1):
@@ -84,6 +100,9 @@ def parse_save(text: str, rules: Ruleset | None = None) -> SavedGame:
             if found:
                 digits = found.group(1).lstrip("0") or "0"
                 completed = int(digits) if len(digits) <= 9 else 10**9  # checked against NumRounds below
+            started = _HAND_START.match(message.text.strip())
+            if started:
+                hand_start = (started.group(1) == "1", int(started.group(2)))
         elif isinstance(message, C.Player) and game is None:
             players.append(message)
         elif isinstance(message, C.Game) and game is None:
@@ -119,7 +138,7 @@ def parse_save(text: str, rules: Ruleset | None = None) -> SavedGame:
             raise SaveFileError(f"Wall line: {problem}")
         if not history or not isinstance(history[0], C.NewHand):
             raise SaveFileError("the hand history must start with NewHand")
-    return SavedGame(tuple(players), game, tuple(options), completed, wall, tuple(history))
+    return SavedGame(tuple(players), game, tuple(options), completed, wall, tuple(history), *hand_start)
 
 
 def _check_game(game: C.Game, options: GameOptions, completed: int | None) -> None:

@@ -28,7 +28,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from enum import Enum
 from itertools import chain
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 
 from mj import tiles
 from mj.hand import counts, wait_indices
@@ -38,10 +38,8 @@ from mj.protocol import pmsg as P
 from mj.protocol.fields import ChowPosition
 from mj.rules.base import Course, DeadWallPolicy, WinSource
 from mj.rules.options import GameOptions
+from mj.rules.ruleset import Ruleset, tiles_to_draw
 from mj.tiles import BLANK, Tile, kind_index
-
-if TYPE_CHECKING:  # the rule systems read views: a cycle for annotations only
-    from mj.rules.ruleset import Ruleset
 
 #: How far the claimed tile sits from the lowest tile of the chow, by position (§2.4).
 CHOW_OFFSET: Final = {ChowPosition.LOWER: 0, ChowPosition.MIDDLE: 1, ChowPosition.UPPER: 2}
@@ -269,6 +267,8 @@ class SeatView:
         self._live_end = wall - policy.size
         self._dead_left = policy.size
         self._drawn_live = 0
+        #: Kongs made this hand, by anyone (the rule system's end of the wall may depend on them).
+        self._kongs = 0
         for player in self.players.values():
             player.new_hand()
 
@@ -331,8 +331,10 @@ class SeatView:
 
     @property
     def live_tiles(self) -> int:
-        """Tiles left in the live wall (exact as long as the options are known)."""
-        return max(0, self._live_end - self._drawn_live)
+        """Tiles still to be drawn before the hand is drawn, the rule system's end of the wall counted
+        (:func:`~mj.rules.ruleset.tiles_to_draw`; exact as long as the options are known and no kong is made)."""
+        live = max(0, self._live_end - self._drawn_live)
+        return tiles_to_draw(self.rules, live, live + self._dead_left, self._kongs, self.options)
 
     @property
     def seven_pairs(self) -> bool:
@@ -640,7 +642,8 @@ class SeatView:
     def _pungs(self, msg: C.PlayerPungs) -> None:
         self._claimed(msg.id, pung(msg.tile, False), (msg.tile, msg.tile))
 
-    def _kongs(self, msg: C.PlayerKongs) -> None:
+    def _claims_kong(self, msg: C.PlayerKongs) -> None:
+        self._kongs += 1
         self._claimed(msg.id, kong(msg.tile, KongOrigin.CLAIMED), (msg.tile,) * 3)
 
     def _chows(self, msg: C.PlayerChows) -> None:
@@ -678,6 +681,7 @@ class SeatView:
 
     def _closed_kong(self, msg: C.PlayerDeclaresClosedKong) -> None:
         self._pass_from = len(self.timeline)
+        self._kongs += 1
         self._lose(msg.id, (msg.tile,) * 4)
         self.player(msg.id).melds.append(kong(msg.tile, KongOrigin.CONCEALED))
         if not self.course.hides_concealed_kongs:  # a hidden kong cannot be robbed: the loose tile follows
@@ -705,6 +709,7 @@ class SeatView:
         self.payments.append((msg.payer, msg.payee, msg.amount))
 
     def _adds_to_pung(self, msg: C.PlayerAddsToPung) -> None:
+        self._kongs += 1
         self._pass_from = len(self.timeline)
         self._lose(msg.id, (msg.tile,))
         melds = self.player(msg.id).melds
@@ -831,7 +836,7 @@ _HANDLERS: Final[dict[type[C.CMsg], Callable[[SeatView, Any], None]]] = {
     C.PlayerDeclaresSpecial: SeatView._declares_special,
     C.PlayerDiscards: SeatView._discards,
     C.PlayerPungs: SeatView._pungs,
-    C.PlayerKongs: SeatView._kongs,
+    C.PlayerKongs: SeatView._claims_kong,
     C.PlayerChows: SeatView._chows,
     C.PlayerPairs: SeatView._pairs,
     C.PlayerSpecialSet: SeatView._special_set,

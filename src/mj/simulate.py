@@ -45,7 +45,7 @@ from mj.protocol.fields import ChowPosition
 from mj.rules.base import WinSource
 from mj.rules.beijing.wilds import MAX_WILDS_ON_DISCARD
 from mj.rules.options import GameOptions
-from mj.rules.ruleset import Ruleset
+from mj.rules.ruleset import Ruleset, tiles_to_draw
 from mj.seatview import SeatView
 from mj.table import SeededWalls
 from mj.tiles import BLANK, GlibcRandom, Tile
@@ -273,13 +273,13 @@ class _Run:
             for index, seat in enumerate(game.seats):
                 if any(wild in meld.tiles for meld in seat.melds):
                     self.fail(f"seat {index} has the wild tile {tiles.code(wild)} in a set: {seat.melds}")
-        live_left = wall.live_left
+        live_left = tiles_to_draw(self.rules, wall.live_left, wall.tiles_left, game.kongs, game.options)
         for index, seat in enumerate(game.seats):
             view = self.views[seat.player]
             if view.me.shown is None and sorted(view.concealed) != sorted(seat.concealed):
                 self.fail(f"seat {index}'s view holds {view.concealed}, the engine {seat.concealed}")
             if view.live_tiles != live_left:
-                self.fail(f"seat {index}'s view counts {view.live_tiles} live tiles, the engine {live_left}")
+                self.fail(f"seat {index}'s view counts {view.live_tiles} tiles to draw, the engine's wall {live_left}")
 
     def wild(self) -> Tile | None:
         """The hand's wild tile, under a rule system that turns up an indicator."""

@@ -360,9 +360,24 @@ class Game:
         raise IllegalMove("Can't declare a Wash-Out")
 
     def _query_mahjong(self, player: int, msg: P.QueryMahJong) -> None:
-        seat = self.seats[self.seat_index(player)]
-        concealed = [*seat.concealed, msg.tile] if msg.tile != BLANK else seat.concealed
-        self._send(player, C.CanMahJong(msg.tile, self._is_mahjong(seat, concealed)))
+        """Whether the player could go out with ``msg.tile`` from another (BLANK: with the hand as it is):
+        the rule system's answer, as to a real claim or Mah-Jong (wild tiles and their rules included)."""
+        index = self.seat_index(player)
+        seat = self.seats[index]
+        if msg.tile != BLANK:
+            pending = self.pending
+            fed = pending is not None and pending.tile == msg.tile
+            robbed = fed and pending is not None and pending.kong is not None
+            source = WinSource.ROBBED_KONG if robbed else WinSource.DISCARD
+            feeder = pending.seat if fed and pending is not None else None
+            answer = self._goes_out(index, [*seat.concealed, msg.tile], msg.tile, source, feeder)
+        else:
+            tile = seat.concealed[-1] if seat.concealed else BLANK
+            source = WinSource.WALL
+            if self.last_draw is not None and index == self.turn:
+                tile, source = self.last_draw
+            answer = self._goes_out(index, seat.concealed, tile, source, None)
+        self._send(player, C.CanMahJong(msg.tile, answer))
 
     def _swap_tile(self, player: int, msg: P.SwapTile) -> None:
         if not self.config.debug:
@@ -910,11 +925,6 @@ class Game:
         self._broadcast(C.PlayerRobsKong(player, pending.tile))
 
     # -- mah-jong declarations
-
-    def _is_mahjong(self, seat: Seat, concealed: list[Tile]) -> bool:
-        if any(t == BLANK for t in concealed):
-            return self.config.original_quirks
-        return self.rules.is_mahjong(seat.melds, concealed, self.options)
 
     def _goes_out(self, index: int, concealed: list[Tile], tile: Tile, source: WinSource, feeder: int | None) -> bool:
         """Whether seat ``index`` may go out holding ``concealed`` (the winning ``tile`` among them)."""

@@ -4,7 +4,8 @@ A seat is taken with ``POST /api/tables/ID/sit``: the answer's ``page`` is the x
 page showing that seat (its token in the address, kept by the browser). Spectators
 open the WebSocket ``/api/tables/ID/watch``, which sends ``{"type": "public",
 "lines": [...]}`` with the table's public lines (all so far, then each batch) and
-``{"type": "chat", "name", "text"}``. Chat in the lobby and at a table is stored with
+``{"type": "chat", "name", "text"}``, after a first ``{"type": "rules", "wild_of": {...}}``:
+the wild tile each indicator names at this table (empty without wilds). Chat in the lobby and at a table is stored with
 the table's game.
 """
 
@@ -17,6 +18,7 @@ from typing import Any, Final
 
 from aiohttp import WSMsgType, web
 
+from mj.lobby import rules
 from mj.lobby.accounts import COOKIE, AccountError, Accounts, check_name
 from mj.lobby.api import body, error, path_id
 from mj.lobby.fanout import Fanout
@@ -26,6 +28,7 @@ from mj.lobby.seats import PAGE, LobbyGateway, SeatError
 from mj.lobby.store import Store
 from mj.lobby.tables import Tables
 from mj.protocol import cmsg as C
+from mj.rules.ruleset import Ruleset
 
 Json = dict[str, Any]
 MAX_CHAT: Final = 300
@@ -114,6 +117,7 @@ class Live:
         reader = asyncio.create_task(_drain(ws))
         lines = chat = 0
         try:
+            await ws.send_str(_rules_frame(runner.play.table.settings.rules))
             while not ws.closed:
                 changed = runner.changed
                 frame, new_chat = runner.public_frame(lines), runner.chat[chat:]
@@ -155,6 +159,11 @@ class Live:
         reader = asyncio.create_task(_drain(ws))
         after = -1
         try:
+            try:
+                ruleset: Ruleset | None = rules.ruleset(game.rules)
+            except rules.UnknownRules:
+                ruleset = None  # a system this process cannot play: the lines are shown, no wild marked
+            await ws.send_str(_rules_frame(ruleset))
             while not ws.closed and not reader.done():
                 finished = self.store.game(game.id)
                 sent = self.store.sent_since(game.id, after)
@@ -214,6 +223,12 @@ def _public(line: str) -> str | None:
     if seen is None:
         return None
     return line if seen is message else seen.encode()  # the line as logged: decoding trims some texts
+
+
+def _rules_frame(ruleset: Ruleset | None) -> str:
+    """A spectator's first frame: the wild tile each indicator names at the table (empty without wilds)."""
+    wild_of = rules.wild_tiles(ruleset) if ruleset is not None else {}
+    return json.dumps({"type": "rules", "wild_of": wild_of})
 
 
 def _chat_text(data: Json) -> str:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 from typing import Any, Final
 
+from mj import tiles
 from mj.rules import registry
 from mj.rules.options import OPTION_CHOICES, OPTION_RANGES, OptionType
 from mj.rules.ruleset import Ruleset
@@ -78,3 +79,14 @@ def ruleset(name: str) -> Ruleset:
     if name not in playable():
         raise UnknownRules(f"unknown rule system {name!r} (playable here: {', '.join(playable())})")
     return registry.get(name)
+
+
+def wild_tiles(ruleset: Ruleset) -> dict[str, str]:
+    """The wild tile each indicator names under ``ruleset`` (codes; empty without wilds): what the
+    spectator's page needs to mark wilds without knowing any rule."""
+    found = {}
+    for kind in tiles.KINDS:
+        wild = ruleset.wild_of(kind)
+        if wild is not None:
+            found[tiles.code(kind)] = tiles.code(wild)
+    return found

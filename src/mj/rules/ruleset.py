@@ -36,12 +36,13 @@ sets, protocol messages): a rule system's own types stay inside its package.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Hashable, Sequence
 from typing import TYPE_CHECKING, Protocol
 
 from mj.melds import KongOrigin, Meld
 from mj.protocol.pmsg import PMsg
 from mj.rules.base import Claim, Course, DeadWallPolicy, HandScore, SeatHand, Settlement, Win
+from mj.rules.naming import MoveNames
 from mj.rules.options import GameOptions
 from mj.tiles import GlibcRandom, Tile
 
@@ -103,9 +104,10 @@ class Ruleset(Protocol):
         with the table's seeded generator; None: the table seats them its usual way."""
         ...
 
-    def move_names(self) -> Callable[[SeatView, PMsg], str] | None:
-        """How a client names this system's moves on its buttons: (a view, one of its legal moves) -> the
-        name; None for the dialogs of the original ``xmj``, which its manual describes move by move."""
+    def move_names(self) -> MoveNames | None:
+        """How a client names this system's moves on its buttons ((a view, one of its legal moves) -> the
+        name), the dialog answering a discard and the log's verb for a claim (:class:`MoveNames`);
+        None for the dialogs of the original ``xmj``, which its manual describes move by move."""
         ...
 
     def exposing_spoils(self, view: SeatView, tile: Tile, pung: bool) -> bool:
@@ -179,3 +181,17 @@ class Ruleset(Protocol):
         whether the deal passes on, and ``round_ends`` whether that completes a round.
         """
         ...
+
+
+def tiles_to_draw(rules: Ruleset, live_left: int, tiles_left: int, kongs: int, options: GameOptions) -> int:
+    """The draws the live wall still gives before the hand is drawn, if no more kongs are made.
+
+    ``live_left`` tiles are in the live wall and ``tiles_left`` undrawn in all (live and
+    dead). The engine asks :meth:`Ruleset.wall_ends` before every draw; this asks it of the
+    draws to come, from the last back, so that a seat view counts the same end of the
+    wall (Beijing's agreed tiles, IMS's last fourteen) rather than the wall's physical end.
+    """
+    refused = 0
+    while refused < live_left and rules.wall_ends(tiles_left - live_left + 1 + refused, kongs, options):
+        refused += 1
+    return live_left - refused

@@ -28,13 +28,14 @@ by those names instead, in three dialogs: the bid on a discard, robbing a kong, 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Final
 
 from mj import tiles
 from mj.protocol import pmsg as P
 from mj.protocol.fields import ChowPosition
+from mj.rules.naming import MoveNames
 from mj.seatview import Phase, SeatView, chow_partners
 from mj.tiles import BLANK, Tile
 from mj.web.seatlog import SeatLog
@@ -372,10 +373,8 @@ _KEYS: Final = {"Connect Lower": "l", "Connect Middle": "i", "Connect Upper": "u
 #: The moves a button offers by tile of the hand.
 _BY_TILE: Final = (P.Discard, P.DeclareClosedKong, P.AddToPung)
 
-Names = Callable[[SeatView, P.PMsg], str]
 
-
-def _named(view: SeatView, log: SeatLog, now: float | None, names: Names) -> Dialog | None:
+def _named(view: SeatView, log: SeatLog, now: float | None, names: MoveNames) -> Dialog | None:
     """The named moves: a bid on a discard, robbing a kong, or the turn (with [Discard] by default).
 
     Each dialog shows the buttons of every move of its kind, in the protocol's order,
@@ -406,7 +405,7 @@ def _named(view: SeatView, log: SeatLog, now: float | None, names: Names) -> Dia
         layout = _layout(view, names, [P.NoClaim(serial), *chows, P.Pung(serial), P.Kong(serial), P.MahJong(serial)])
         timeout = float(view.options["Timeout"])
         elapsed = (time.monotonic() if now is None else now) - log.claim_opened
-        return Dialog("claim", "Bid for the discard", _named_buttons(layout, choices, view, pending.tile),
+        return Dialog("claim", names.claim_title, _named_buttons(layout, choices, view, pending.tile),
                       _button_id(letting_go), tile=tile, player=pending.who, timeout=timeout,
                       remaining=max(0.0, timeout - elapsed) if timeout else 0.0)  # fmt: skip
     discard = names(view, P.Discard(BLANK, False))
@@ -425,7 +424,7 @@ def _named(view: SeatView, log: SeatLog, now: float | None, names: Names) -> Dia
     return Dialog("turn", "Your turn", buttons, _button_id(discard), select=select, text=text)
 
 
-def _layout(view: SeatView, names: Names, moves: Iterable[P.PMsg]) -> list[str]:
+def _layout(view: SeatView, names: MoveNames, moves: Iterable[P.PMsg]) -> list[str]:
     """The names of ``moves``, in order, each once."""
     return list(dict.fromkeys(names(view, move) for move in moves))
 

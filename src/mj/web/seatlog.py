@@ -238,7 +238,8 @@ class SeatLog:
                 what = code(tile) if pid == me and tile != BLANK else loose
                 line = f"{narrator.who(pid)} draws {what}"
             case C.PlayerClaimsChow() | C.PlayerClaimsPung() | C.PlayerClaimsKong() | C.PlayerClaimsMahJong():
-                verb = "claims" if view.rules.move_names() is None else "bids"
+                names = view.rules.move_names()
+                verb = "claims" if names is None else names.claim_verb
                 line = f"{narrator.who(msg.id)} {verb} {self._claim_word(msg).rstrip('!')}"
             case C.PlayerDoesntClaim(timeout=True):
                 line = "Your time to claim ran out: no claim"

@@ -26,7 +26,7 @@ docs/rules-beijing.md records every reading where the seed is silent.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Hashable, Sequence
 from dataclasses import replace
 from typing import Final
 
@@ -45,6 +45,7 @@ from mj.rules.beijing.seating import draw_seats
 from mj.rules.beijing.wilds import may_rob_kong, may_win_on_discard, wild_of
 from mj.rules.classical.moves import chow_partners
 from mj.rules.classical.rules import ClassicalRules
+from mj.rules.naming import MoveNames
 from mj.rules.options import OPTION_TABLE, GameOptions, OptionEntry, OptionType
 from mj.rules.winhand import How, WinningHand
 from mj.seatview import SeatView
@@ -171,9 +172,10 @@ class BeijingRules(ClassicalRules):
     def legal_moves(self, view: SeatView) -> list[PMsg]:
         return moves.legal_moves(view, self)
 
-    def move_names(self) -> Callable[[SeatView, PMsg], str] | None:
-        """The seed's calls: Chow, Pung, Kong, Hu (:func:`mj.rules.beijing.moves.button`)."""
-        return moves.button
+    def move_names(self) -> MoveNames | None:
+        """The seed's calls: Chow, Pung, Kong, Hu (:func:`mj.rules.beijing.moves.button`); a player calls for
+        a discard ("a kong call", "a win takes precedence over kong, pung or chow calls")."""
+        return MoveNames(moves.button, "Call for the discard", "calls")
 
     def exposing_spoils(self, view: SeatView, tile: Tile, pung: bool) -> bool:
         """Never: Beijing has no minimum to go out (an open set costs a double and wins on discards,

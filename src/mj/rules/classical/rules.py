@@ -8,7 +8,7 @@ scoring :mod:`~mj.rules.classical.scoring`, settlement
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Hashable, Sequence
 from typing import Final
 
 from mj import hand
@@ -18,6 +18,7 @@ from mj.rules.base import Claim, Course, DeadWallPolicy, HandScore, SeatHand, Se
 from mj.rules.classical import danger, moves
 from mj.rules.classical.scoring import score_hand
 from mj.rules.classical.settlement import settle
+from mj.rules.naming import MoveNames
 from mj.rules.options import GameOptions
 from mj.seatview import SeatView
 from mj.tiles import GlibcRandom, Tile
@@ -68,7 +69,7 @@ class ClassicalRules:
     def legal_moves(self, view: SeatView) -> list[PMsg]:
         return moves.legal_moves(view, self)
 
-    def move_names(self) -> Callable[[SeatView, PMsg], str] | None:
+    def move_names(self) -> MoveNames | None:
         """None: a client offers these moves in the manual's dialogs."""
         return None
 

@@ -23,7 +23,7 @@ docs/rules-ims.md records every reading where the seed is silent.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Hashable, Sequence
 from typing import Final
 
 from mj.melds import KongOrigin, Meld, MeldKind
@@ -34,6 +34,7 @@ from mj.rules.ims import moves
 from mj.rules.ims import options as ims_options
 from mj.rules.ims.payments import SEAT_NAMES, pay
 from mj.rules.ims.scoring import is_winning_pattern, score
+from mj.rules.naming import MoveNames
 from mj.rules.options import OPTION_TABLE, GameOptions, OptionEntry, OptionType
 from mj.rules.winhand import How, WinningHand
 from mj.seatview import SeatView
@@ -120,9 +121,10 @@ class IMSRules(ClassicalRules):
     def legal_moves(self, view: SeatView) -> list[PMsg]:
         return moves.legal_moves(view, self)
 
-    def move_names(self) -> Callable[[SeatView, PMsg], str] | None:
-        """The seed's buttons ([Draw], [Connect], [Triplet]...): :func:`mj.rules.ims.moves.button`."""
-        return moves.button
+    def move_names(self) -> MoveNames | None:
+        """The seed's buttons ([Draw], [Connect], [Triplet]...): :func:`mj.rules.ims.moves.button`; the
+        other players bid for a discard."""
+        return MoveNames(moves.button, "Bid for the discard", "bids")
 
     def exposing_spoils(self, view: SeatView, tile: Tile, pung: bool) -> bool:
         """Under a Minimum Fan, the first revealed set costs Front Door Clean's fan, unless it brings its own.

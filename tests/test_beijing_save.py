@@ -1,0 +1,54 @@
+"""A Beijing game saved and loaded keeps what its Upstairs doubles depend on (issue 20).
+
+Whether the hand before was drawn and how many hands the banker has dealt in a row
+are not in the original's save format (its Game line says neither); a Beijing save
+keeps them in a comment the original's loader ignores, and a classical save stays
+the original's.
+"""
+
+from __future__ import annotations
+
+from mj.arena.exchange import exchange
+from mj.arena.players import parse_player
+from mj.arena.tally import GameTally
+from mj.robot.agent import Robot
+from mj.rules.beijing.rules import BEIJING
+from mj.table import Table, TableSettings
+
+
+def test_a_beijing_save_loads_with_the_last_hand_drawn_and_the_banker_run_kept_at_every_hand() -> None:
+    table = Table(TableSettings(timeout=0, seed=7, rules=BEIJING))
+    checked: list[tuple[bool, int]] = []
+
+    def at_each_deal(at: Table) -> None:
+        game = at.game
+        if game is None or game.hands_started == len(checked):
+            return
+        loaded = Table(TableSettings(rules=BEIJING))
+        loaded.load(at.save_text())
+        assert loaded.game is not None
+        kept = (loaded.game.after_draw, loaded.game.banker_hands)
+        assert kept == (game.after_draw, game.banker_hands), f"hand {game.hands_started}"
+        checked.append(kept)
+
+    table.journal = at_each_deal
+    robots = [Robot(parse_player("default").strategy(7)) for _ in range(4)]
+    tally = GameTally()
+    exchange(table, robots, [f"Robot{n}" for n in range(1, 5)], tally, None)
+    assert tally.game_over
+    assert any(after_draw for after_draw, _ in checked), "no hand after a drawn one: choose another seed"
+    assert any(run >= 2 for _, run in checked), "no banker stayed twice: choose another seed"
+
+
+def test_a_classical_save_says_nothing_of_the_hand_before() -> None:
+    table = Table(TableSettings(timeout=0, seed=7))
+    texts: list[str] = []
+
+    def at_each_deal(at: Table) -> None:
+        if at.game is not None and at.game.hands_started > len(texts):
+            texts.append(at.save_text())
+
+    table.journal = at_each_deal
+    robots = [Robot(parse_player("default").strategy(7)) for _ in range(4)]
+    exchange(table, robots, [f"Robot{n}" for n in range(1, 5)], GameTally(), None)
+    assert len(texts) >= 16 and not any("AfterDraw" in text for text in texts)
