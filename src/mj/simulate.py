@@ -30,6 +30,7 @@ and reports hands per second.
 
 from __future__ import annotations
 
+import itertools
 import random
 import time
 from collections.abc import Iterable
@@ -39,6 +40,7 @@ from typing import Final
 from mj import tiles
 from mj.game.engine import Config, Game, Phase
 from mj.game.sends import IllegalMove, Send
+from mj.melds import Meld
 from mj.protocol import cmsg as C
 from mj.protocol import pmsg as P
 from mj.protocol.fields import ChowPosition
@@ -47,7 +49,7 @@ from mj.rules.options import GameOptions
 from mj.rules.ruleset import Ruleset
 from mj.seatview import SeatView
 from mj.table import SeededWalls
-from mj.tiles import BLANK, GlibcRandom
+from mj.tiles import BLANK, GlibcRandom, Tile
 
 #: Player ids of the four seats, East first.
 PLAYERS = (1, 2, 3, 4)
@@ -114,8 +116,10 @@ class _Run:
         self.hand_moves = 0
         #: The hand (by number started) whose wall was checked against the tile set.
         self.wall_checked = 0
-        #: How many of each tile code that hand's wall holds (the rule system's tile set).
-        self.tile_set: list[int] = []
+        #: Where that hand's tiles lie, counted by kind.
+        self.ledger: _Ledger | None = None
+        #: Each seat's concealed tiles in the engine and in its view when last found the same.
+        self.matched: list[tuple[list[Tile], list[Tile]]] = [([], []) for _ in PLAYERS]
 
     def fail(self, what: str) -> None:
         raise InvariantError(f"seed {self.seed}, hand {self.hands + 1}: {what}")
@@ -138,10 +142,17 @@ class _Run:
     def step(self) -> None:
         """One seat plays one move (after, now and then, a move that is not legal), and everything is checked."""
         game = self.game
-        choices = [(pid, moves) for pid in PLAYERS if (moves := self.open_moves(pid))]
-        if not choices:
+        # The first seat with a move in a random order of the four is a seat drawn at random among
+        # those with a move, and seats after it need not be asked (docs/performance.md).
+        pid = 0
+        moves: list[P.PMsg] = []
+        for candidate in _ORDERS[self.rng.randrange(len(_ORDERS))]:
+            moves = self.open_moves(candidate)
+            if moves:
+                pid = candidate
+                break
+        if not moves:
             self.fail(f"deadlock: nobody has a move in phase {game.phase.value}")
-        pid, moves = self.rng.choice(choices)
         if self.rng.random() < PROBE_SHARE:
             self.probe(pid)
         move = _eager(moves) or self.rng.choice(moves)
@@ -196,10 +207,13 @@ class _Run:
         self.fail(f"player {pid}'s move {move.encode()!r} is not among its legal moves, yet was accepted")
 
     def deliver(self, sends: Iterable[Send]) -> None:
+        hidden = self.game.course.hides_concealed_kongs
         for send in sends:
             msg = send.message
+            owner, secret = _secret(msg, hidden)
             for pid in send.to if send.to is not None else PLAYERS:
-                self.check_secrecy(pid, msg)
+                if owner and pid != owner:
+                    self.fail(f"player {pid} was sent player {owner}'s {secret}: {msg.encode()!r}")
                 self.views[pid].apply(msg)
             if isinstance(msg, C.Settlement):
                 if msg.east + msg.south + msg.west + msg.north != 0:
@@ -216,70 +230,158 @@ class _Run:
         if sum(self.game.scores.values()) != 0:
             self.fail(f"the scores do not sum to zero: {self.game.scores}")
 
-    def check_secrecy(self, pid: int, msg: C.CMsg) -> None:
-        """A tile drawn by another seat reaches ``pid`` only as the blank."""
-        if isinstance(msg, C.PlayerDraws | C.PlayerDrawsLoose) and msg.id != pid and msg.tile != BLANK:
-            self.fail(f"player {pid} was sent player {msg.id}'s concealed tile: {msg.encode()!r}")
-        if isinstance(msg, C.InfoTiles) and msg.id != pid and any(c not in "- " for c in msg.text.split("*")[0]):
-            self.fail(f"player {pid} was sent player {msg.id}'s concealed tiles: {msg.encode()!r}")
-        hidden = self.game.course.hides_concealed_kongs
-        if hidden and isinstance(msg, C.PlayerDeclaresClosedKong) and msg.id != pid and msg.tile != BLANK:
-            self.fail(f"player {pid} was sent player {msg.id}'s concealed kong: {msg.encode()!r}")
-        if hidden and isinstance(msg, C.InfoTiles) and msg.id != pid:
-            kongs = [s for s in msg.text.split("*")[1].split() if s.count("+") == 3]
-            if any(k != "--+--+--+--" for k in kongs):
-                self.fail(f"player {pid} was sent player {msg.id}'s concealed kong: {msg.encode()!r}")
-
     def check(self) -> None:
         game = self.game
         if game.phase is Phase.HAND_COMPLETE:
             return
         wall = game.wall
-        if self.wall_checked != game.hands_started:  # the wall's tiles never change within a hand
+        ledger = self.ledger
+        if ledger is None or self.wall_checked != game.hands_started:  # a new hand, a new wall
             self.wall_checked = game.hands_started
             if sorted(wall.tiles) != sorted(tiles.full_set(self.rules.flowers(game.options))):
                 self.fail("the wall is not the rule system's tile set")
-            self.tile_set = [0] * _TILE_CODES
-            for t in wall.tiles:
-                self.tile_set[t] += 1
-        # Every tile of the set lies once, in the wall or in some seat: counted down by kind from the set.
-        balance = self.tile_set.copy()
-        wall_tiles = wall.tiles
-        for i in range(wall.live_next, wall.loose_next + 1):
-            balance[wall_tiles[i]] -= 1
-        for seat in game.seats:
-            for t in seat.concealed:
-                balance[t] -= 1
-            for t in seat.specials:
-                balance[t] -= 1
-            for t in seat.discards:
-                balance[t] -= 1
-            for meld in seat.melds:
-                for t in meld.tiles:
-                    balance[t] -= 1
+            ledger = self.ledger = _Ledger(wall.tiles, wall.live_next, wall.loose_next, len(game.seats))
+        # Every tile of the set lies once, in the wall or in some seat: the ledger counts where each lies.
+        if wall.tiles != ledger.wall:
+            self.fail("the wall's tiles changed during the hand")
+        if wall.live_next > wall.loose_next + 1:
+            self.fail(f"the wall's live end passed its loose end ({wall.live_next} > {wall.loose_next + 1})")
+        ledger.wall_ends(wall.live_next, wall.loose_next)
+        for index, seat in enumerate(game.seats):
+            ledger.holds(4 * index, seat.concealed)
+            ledger.holds(4 * index + 1, seat.specials)
+            ledger.holds(4 * index + 2, seat.discards)
+            ledger.declared(index, seat.melds)
+        placed = ledger.placed
         winning = game.winning
-        if winning is not None and winning.pending is not None and winning.source is WinSource.ROBBED_KONG:
-            balance[winning.pending] -= 1  # taken from the kong, not yet in the winner's set
-        if winning is not None and winning.discarder is not None and winning.pending is None:
-            balance[winning.tile] += 1  # the discard went out in a set and still lies in its pile
-        if any(balance):
-            self.fail(f"tiles unaccounted for: {_unbalanced(balance)}")
+        if winning is not None:
+            placed = placed.copy()
+            if winning.pending is not None and winning.source is WinSource.ROBBED_KONG:
+                placed[winning.pending] += 1  # taken from the kong, not yet in the winner's set
+            if winning.discarder is not None and winning.pending is None:
+                placed[winning.tile] -= 1  # the discard went out in a set and still lies in its pile
+        if placed != ledger.tile_set:
+            self.fail(f"tiles unaccounted for: {_unbalanced(ledger.tile_set, placed)}")
         live_left = wall.live_left
+        matched = self.matched
         for index, seat in enumerate(game.seats):
             view = self.views[seat.player]
-            if view.me.shown is None and sorted(view.concealed) != sorted(seat.concealed):
-                self.fail(f"seat {index}'s view holds {view.concealed}, the engine {seat.concealed}")
             if view.live_tiles != live_left:
                 self.fail(f"seat {index}'s view counts {view.live_tiles} live tiles, the engine {live_left}")
+            if view.me.shown is not None:
+                continue
+            engine_tiles, view_tiles = matched[index]
+            if seat.concealed == engine_tiles and view.concealed == view_tiles:
+                continue  # both as they were when last found to hold the same tiles
+            if sorted(view.concealed) != sorted(seat.concealed):
+                self.fail(f"seat {index}'s view holds {view.concealed}, the engine {seat.concealed}")
+            matched[index] = (seat.concealed.copy(), view.concealed.copy())
+
+
+class _Ledger:
+    """How many tiles of each kind lie in one hand's wall and seats, recounted only where something changed.
+
+    The wall's tiles never move (:class:`~mj.game.wall.Wall`: only its two ends do), so
+    its part of the count follows the ends tile by tile; each seat's tile lists and sets
+    are compared with a copy of what they held when last counted, and a list that
+    differs is counted again. :attr:`placed` is therefore at every check exactly the
+    count of every tile where the engine holds it now, as a full count would make it
+    (docs/performance.md argues it), for a fraction of the work.
+    """
+
+    def __init__(self, wall: list[Tile], live_next: int, loose_next: int, seats: int) -> None:
+        #: The hand's wall as dealt (the check makes sure it stays so).
+        self.wall = wall.copy()
+        #: How many of each tile code the wall holds: the rule system's tile set.
+        self.tile_set = [0] * _TILE_CODES
+        for t in wall:
+            self.tile_set[t] += 1
+        #: Tiles of each code in the undrawn wall and in the seats, as last counted.
+        self.placed = [0] * _TILE_CODES
+        for i in range(live_next, loose_next + 1):
+            self.placed[wall[i]] += 1
+        self.live_next = live_next
+        self.loose_next = loose_next
+        #: Each seat's concealed tiles, specials and discards (four slots a seat, the last unused), as counted.
+        self.lists: list[list[Tile]] = [[] for _ in range(4 * seats)]
+        #: Each seat's declared sets as counted, and their tiles.
+        self.sets: list[list[Meld]] = [[] for _ in range(seats)]
+        self.set_tiles: list[list[Tile]] = [[] for _ in range(seats)]
+
+    def wall_ends(self, live_next: int, loose_next: int) -> None:
+        """Follow the wall's two ends to where they are now (tiles drawn leave it, tiles put back return)."""
+        placed, wall = self.placed, self.wall
+        while self.live_next < live_next:
+            placed[wall[self.live_next]] -= 1
+            self.live_next += 1
+        while self.live_next > live_next:
+            self.live_next -= 1
+            placed[wall[self.live_next]] += 1
+        while self.loose_next > loose_next:
+            placed[wall[self.loose_next]] -= 1
+            self.loose_next -= 1
+        while self.loose_next < loose_next:
+            self.loose_next += 1
+            placed[wall[self.loose_next]] += 1
+
+    def holds(self, slot: int, now: list[Tile]) -> None:
+        """One list of tiles of a seat, as it is now."""
+        before = self.lists[slot]
+        if now == before:
+            return
+        self._recount(before, now)
+        self.lists[slot] = now.copy()
+
+    def declared(self, seat: int, now: list[Meld]) -> None:
+        """A seat's declared sets as they are now (sets are immutable values: the list says it all)."""
+        if now == self.sets[seat]:
+            return
+        tiles_now = [t for meld in now for t in meld.tiles]
+        self._recount(self.set_tiles[seat], tiles_now)
+        self.sets[seat] = now.copy()
+        self.set_tiles[seat] = tiles_now
+
+    def _recount(self, before: list[Tile], now: list[Tile]) -> None:
+        placed = self.placed
+        for t in before:
+            placed[t] -= 1
+        for t in now:
+            placed[t] += 1
 
 
 #: Tile codes are below this: the length of a vector counting tiles by kind.
 _TILE_CODES: Final = max(tiles.ALL_TILES) + 1
 
 
-def _unbalanced(balance: list[int]) -> str:
+def _unbalanced(tile_set: list[int], placed: list[int]) -> str:
     """The kinds missing (positive: fewer placed than the set holds) or placed too often (negative)."""
-    return ", ".join(f"{tiles.code(t)} {n:+d}" for t, n in enumerate(balance) if n)
+    return ", ".join(
+        f"{tiles.code(t)} {n - p:+d}" for t, (n, p) in enumerate(zip(tile_set, placed, strict=True)) if n != p
+    )
+
+
+#: Every order of the four seats, one drawn at random for each move.
+_ORDERS: Final = tuple(itertools.permutations(PLAYERS))
+
+
+def _secret(msg: C.CMsg, hidden_kongs: bool) -> tuple[int, str]:
+    """The player who alone may be sent ``msg``, and what it would give away; 0 when anybody may.
+
+    A tile drawn reaches the other seats only as the blank, a hand's tiles only as
+    blanks, and (where the rules hide them) a concealed kong only as blanks.
+    """
+    if isinstance(msg, C.PlayerDraws | C.PlayerDrawsLoose):
+        return (msg.id, "concealed tile") if msg.tile != BLANK else (0, "")
+    if isinstance(msg, C.InfoTiles):
+        parts = msg.text.split("*")
+        if any(c not in "- " for c in parts[0]):
+            return msg.id, "concealed tiles"
+        if hidden_kongs and any(s.count("+") == 3 and s != "--+--+--+--" for s in parts[1].split()):
+            return msg.id, "concealed kong"
+        return 0, ""
+    if hidden_kongs and isinstance(msg, C.PlayerDeclaresClosedKong) and msg.tile != BLANK:
+        return msg.id, "concealed kong"
+    return 0, ""
 
 
 def _eager(moves: list[P.PMsg]) -> P.PMsg | None:
