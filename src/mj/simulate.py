@@ -73,6 +73,8 @@ class Figures:
     moves: int
     probes: int
     seconds: float
+    #: This process's CPU time for them (the wall-clock ``seconds`` count other work on the machine too).
+    cpu_seconds: float = 0.0
 
     @property
     def hands_per_second(self) -> float:
@@ -80,22 +82,33 @@ class Figures:
 
 
 def simulate(
-    rules: Ruleset, *, games: int = 0, hands: int = 0, seed: int = 1, options: GameOptions | None = None
+    rules: Ruleset,
+    *,
+    games: int = 0,
+    hands: int = 0,
+    seed: int = 1,
+    options: GameOptions | None = None,
+    seed_step: int = 1,
 ) -> Figures:
-    """Play seeded games (seeds ``seed``, ``seed + 1``...) until ``games`` games or ``hands`` hands are played."""
+    """Play seeded games (seeds ``seed``, ``seed + seed_step``...) until ``games`` games or ``hands`` hands are played.
+
+    ``seed_step`` lets several processes share out one series of seeds (``mj bench simulate --jobs``).
+    """
     if games <= 0 and hands <= 0:
         raise ValueError("say how many games or hands to play")
     started = time.perf_counter()
+    cpu_started = time.process_time()
     played = total = wins = moves = probes = 0
     while (games <= 0 or played < games) and (hands <= 0 or total < hands):
-        run = _Run(rules, seed + played, options, hands - total if hands > 0 else 0)
+        run = _Run(rules, seed + played * seed_step, options, hands - total if hands > 0 else 0)
         run.play()
         played += 1
         total += run.hands
         wins += run.wins
         moves += run.moves
         probes += run.probes
-    return Figures(played, total, wins, moves, probes, time.perf_counter() - started)
+    seconds = time.perf_counter() - started
+    return Figures(played, total, wins, moves, probes, seconds, time.process_time() - cpu_started)
 
 
 class _Run:
