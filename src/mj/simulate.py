@@ -202,16 +202,17 @@ class _Run:
         if self.game.pause is not None:
             return  # a pause holds back moves the rules allow (no probe can tell them apart)
         view = self.views[pid]
-        candidates = _candidates(view, self.rng)
+        probes = _Probes(view, self.rng)
+        left = list(range(probes.count))
         while True:  # one at random among those not legal: drawn at random, the legal ones put aside
-            if not candidates:
+            if not left:
                 return
-            index = self.rng.randrange(len(candidates))
-            move = candidates[index]
+            index = self.rng.randrange(len(left))
+            move = probes.move(left[index])
             if not view.allows(move):
                 break
-            candidates[index] = candidates[-1]
-            candidates.pop()
+            left[index] = left[-1]
+            left.pop()
         self.probes += 1
         try:
             self.game.apply(pid, move)
@@ -405,17 +406,62 @@ def _eager(moves: list[P.PMsg]) -> P.PMsg | None:
     return None
 
 
-def _candidates(view: SeatView, rng: random.Random) -> list[P.PMsg]:
-    """Moves a player might try now, legal or not (from which the probe takes an illegal one)."""
-    held = sorted(set(view.concealed)) or [tiles.EAST_WIND]
-    some = [rng.choice(held), rng.choice(tiles.KINDS)]
-    serial = view.pending.serial if view.pending is not None else 0
-    found: list[P.PMsg] = [P.MahJong(0), P.Pair(), P.Pung(0), P.SpecialSet(), P.FormClosedSpecialSet()]
-    found += [P.Pung(serial), P.Kong(serial), P.MahJong(serial)]
-    found += [P.Chow(serial, p) for p in (ChowPosition.LOWER, ChowPosition.MIDDLE, ChowPosition.UPPER)]
-    for tile in some:
-        found += [P.Discard(tile, False), P.Discard(tile, True), P.DeclareClosedKong(tile), P.AddToPung(tile)]
-        found += [P.FormClosedPung(tile), P.FormClosedChow(tile), P.FormClosedPair(tile)]
-        if tiles.is_special(tile):
-            found.append(P.DeclareSpecial(tile))
-    return found
+#: The probes that name no tile and no discard.
+_FIXED_PROBES: Final[tuple[P.PMsg, ...]] = (P.MahJong(0), P.Pair(), P.Pung(0), P.SpecialSet(), P.FormClosedSpecialSet())
+_POSITIONS: Final = (ChowPosition.LOWER, ChowPosition.MIDDLE, ChowPosition.UPPER)
+#: The probes on the open tile (by its serial): Pung, Kong, MahJong, then a Chow at each position.
+_ON_TILE: Final = 3 + len(_POSITIONS)
+#: The probes with a tile (a special adds its declaration).
+_WITH_TILE: Final = 7
+
+
+class _Probes:
+    """Moves a player might try now, legal or not (from which the probe takes an illegal one).
+
+    Numbered rather than listed: a probe builds only the few it draws.
+    """
+
+    def __init__(self, view: SeatView, rng: random.Random) -> None:
+        held = sorted(set(view.concealed)) or [tiles.EAST_WIND]
+        self.some = (rng.choice(held), rng.choice(tiles.KINDS))
+        self.serial = view.pending.serial if view.pending is not None else 0
+        self.sizes = tuple(_WITH_TILE + tiles.is_special(t) for t in self.some)
+        self.count = len(_FIXED_PROBES) + _ON_TILE + sum(self.sizes)
+
+    def move(self, index: int) -> P.PMsg:
+        if index < len(_FIXED_PROBES):
+            return _FIXED_PROBES[index]
+        index -= len(_FIXED_PROBES)
+        serial = self.serial
+        if index < _ON_TILE:
+            if index == 0:
+                return P.Pung(serial)
+            if index == 1:
+                return P.Kong(serial)
+            if index == 2:
+                return P.MahJong(serial)
+            return P.Chow(serial, _POSITIONS[index - 3])
+        index -= _ON_TILE
+        tile = self.some[0]
+        if index >= self.sizes[0]:
+            index -= self.sizes[0]
+            tile = self.some[1]
+        return _with_tile(tile, index)
+
+
+def _with_tile(tile: Tile, index: int) -> P.PMsg:
+    if index == 0:
+        return P.Discard(tile, False)
+    if index == 1:
+        return P.Discard(tile, True)
+    if index == 2:
+        return P.DeclareClosedKong(tile)
+    if index == 3:
+        return P.AddToPung(tile)
+    if index == 4:
+        return P.FormClosedPung(tile)
+    if index == 5:
+        return P.FormClosedChow(tile)
+    if index == 6:
+        return P.FormClosedPair(tile)
+    return P.DeclareSpecial(tile)
