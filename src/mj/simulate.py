@@ -184,12 +184,13 @@ class _Run:
     def open_moves(self, pid: int) -> list[P.PMsg]:
         """The legal moves of ``pid`` still to be played: a tile already answered is not answered again."""
         view = self.views[pid]
-        moves = view.legal_moves()
         pending = view.pending
         claimable = pending is not None and pending.who != pid and view.chow_choice is None
-        if moves and pending is not None and claimable and (pid, view.hand_no, pending.serial) in self.answered:
-            return [m for m in moves if isinstance(m, P.Ready)]
-        return moves
+        if pending is not None and claimable and (pid, view.hand_no, pending.serial) in self.answered:
+            if not view.paused or pid in view.ready:
+                return []  # Ready is the only move left, and a rule system offers it only in a pause (Ruleset)
+            return [m for m in view.legal_moves() if isinstance(m, P.Ready)]
+        return view.legal_moves()
 
     def note_answer(self, pid: int, move: P.PMsg) -> None:
         view = self.views[pid]
