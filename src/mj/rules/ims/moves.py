@@ -82,9 +82,12 @@ def legal_moves(view: SeatView, rules: IMSRules) -> list[P.PMsg]:
 
 def _bids(view: SeatView, rules: IMSRules, tile: Tile, serial: int, discarder: int) -> list[P.PMsg]:
     found: list[P.PMsg] = [_no_claim(serial)]
+    concealed = view.concealed
     if view.left_of(discarder):
-        found.extend(P.Chow(serial, p) for p in POSITIONS if chow_partners(view.concealed, tile, p) is not None)
-    held = view.concealed.count(tile)
+        for position in POSITIONS:  # a loop, not a generator: this runs at every discard
+            if chow_partners(concealed, tile, position) is not None:
+                found.append(P.Chow(serial, position))
+    held = concealed.count(tile)
     if held >= 2:
         found.append(P.Pung(serial))
         if held >= 3:
