@@ -379,30 +379,50 @@ def _unbalanced(tile_set: list[int], placed: list[int]) -> str:
 _ORDERS: Final = tuple(itertools.permutations(PLAYERS))
 
 
+#: The messages that may carry a secret, held where compiled code reads them at once (not from their module).
+_DRAWS: Final = C.PlayerDraws
+_DRAWS_LOOSE: Final = C.PlayerDrawsLoose
+_INFO_TILES: Final = C.InfoTiles
+_CLOSED_KONG: Final = C.PlayerDeclaresClosedKong
+
+
 def _secret(msg: C.CMsg, hidden_kongs: bool) -> tuple[int, str]:
     """The player who alone may be sent ``msg``, and what it would give away; 0 when anybody may.
 
     A tile drawn reaches the other seats only as the blank, a hand's tiles only as
     blanks, and (where the rules hide them) a concealed kong only as blanks.
     """
-    if isinstance(msg, C.PlayerDraws | C.PlayerDrawsLoose):
+    kind = type(msg)  # by class, not isinstance with a union (which builds the union at every call)
+    if kind is _DRAWS or kind is _DRAWS_LOOSE:
+        assert isinstance(msg, C.PlayerDraws | C.PlayerDrawsLoose)
         return (msg.id, "concealed tile") if msg.tile != BLANK else (0, "")
-    if isinstance(msg, C.InfoTiles):
+    if kind is _INFO_TILES:
+        assert isinstance(msg, C.InfoTiles)
         parts = msg.text.split("*")
         if any(c not in "- " for c in parts[0]):
             return msg.id, "concealed tiles"
         if hidden_kongs and any(s.count("+") == 3 and s != "--+--+--+--" for s in parts[1].split()):
             return msg.id, "concealed kong"
         return 0, ""
-    if hidden_kongs and isinstance(msg, C.PlayerDeclaresClosedKong) and msg.tile != BLANK:
+    if (
+        hidden_kongs
+        and kind is _CLOSED_KONG
+        and isinstance(msg, C.PlayerDeclaresClosedKong)
+        and msg.tile != BLANK
+    ):
         return msg.id, "concealed kong"
     return 0, ""
+
+
+_MAHJONG: Final = P.MahJong
+_DECLARE_SPECIAL: Final = P.DeclareSpecial
 
 
 def _eager(moves: list[P.PMsg]) -> P.PMsg | None:
     """The move no real player would put off: going out, or declaring a flower or season."""
     for move in moves:
-        if isinstance(move, P.MahJong) or (isinstance(move, P.DeclareSpecial) and move.tile != BLANK):
+        kind = type(move)
+        if kind is _MAHJONG or (kind is _DECLARE_SPECIAL and isinstance(move, P.DeclareSpecial) and move.tile != BLANK):
             return move
     return None
 

@@ -105,15 +105,32 @@ def _turn(view: SeatView, rules: IMSRules) -> list[P.PMsg]:
     found: list[P.PMsg] = [_DISCARDS[t] for t in ordinary]
     if view.after_claim:
         return found
-    found.extend(P.DeclareClosedKong(t) for t in ordinary if concealed.count(t) == 4)
-    for meld in view.melds:
+    held = counts(concealed)
+    for t in ordinary:
+        if held[tiles.kind_index(t)] == 4:
+            found.append(P.DeclareClosedKong(t))
+    melds = view.melds
+    for meld in melds:
         tile = meld.tile
         if meld.kind is MeldKind.PUNG and not meld.concealed and tile in ordinary:
             found.append(P.AddToPung(tile))
     drawn = view.last_drawn if view.last_drawn is not None else (concealed[-1] if concealed else None)
-    if drawn is not None and _complete(view, rules, list(concealed), drawn, view.last_source, None):
+    if drawn is None or drawn not in concealed:
+        return found
+    # The hand before the draw was weighed at the discards before it: its waits are remembered.
+    before = concealed[:-1] if concealed[-1] == drawn else _without(concealed, drawn)
+    if tiles.kind_index(drawn) not in _completing(tuple(before), declared_sets(melds)):
+        return found
+    if _complete(view, rules, list(concealed), drawn, view.last_source, None):
         found.append(P.MahJong(0))
     return found
+
+
+def _without(concealed: list[Tile], tile: Tile) -> list[Tile]:
+    """``concealed`` less one ``tile`` (which it holds)."""
+    rest = list(concealed)
+    rest.remove(tile)
+    return rest
 
 
 def _goes_out(view: SeatView, rules: IMSRules, tile: Tile, source: WinSource, feeder: int) -> bool:

@@ -408,10 +408,11 @@ def completing_kinds(held: Sequence[int], declared_sets: int) -> frozenset[int]:
     What :func:`is_winning_pattern` says of each kind added, worked out at once: the
     waits of 4 sets and a pair, 7 Pairs and 13 Orphans, which are Chinese Classical's
     patterns (:func:`mj.hand.wait_indices`), and 13 Individuals tried kind by kind where
-    the hand could be one (at least four word tiles, none held thrice).
+    the hand could be one tile short of it (at least four word tiles, none held thrice,
+    and twelve kinds or more: the pattern has thirteen).
     """
     found = set(analysis.wait_indices(held, declared_sets, True))
-    if not declared_sets and sum(held[27:]) >= 4 and max(held) <= 2:
+    if not declared_sets and sum(held[27:]) >= 4 and max(held) <= 2 and NUM_KINDS - held.count(0) >= 12:
         vector = list(held)
         for index in range(NUM_KINDS):
             vector[index] += 1
