@@ -159,7 +159,7 @@ class _Run:
         # those with a move, and seats after it need not be asked (docs/performance.md).
         pid = 0
         moves: list[P.PMsg] = []
-        for candidate in _ORDERS[self.rng.randrange(len(_ORDERS))]:
+        for candidate in _ORDERS[_below(self.rng, len(_ORDERS))]:
             moves = self.open_moves(candidate)
             if moves:
                 pid = candidate
@@ -168,7 +168,7 @@ class _Run:
             self.fail(f"deadlock: nobody has a move in phase {game.phase.value}")
         if self.rng.random() < PROBE_SHARE:
             self.probe(pid)
-        move = _eager(moves) or self.rng.choice(moves)
+        move = _eager(moves) or moves[_below(self.rng, len(moves))]
         self.note_answer(pid, move)
         try:
             sends = game.apply(pid, move)
@@ -208,7 +208,7 @@ class _Run:
         while True:  # one at random among those not legal: drawn at random, the legal ones put aside
             if not left:
                 return
-            index = self.rng.randrange(len(left))
+            index = _below(self.rng, len(left))
             move = probes.move(left[index])
             if not view.allows(move):
                 break
@@ -375,6 +375,15 @@ def _unbalanced(tile_set: list[int], placed: list[int]) -> str:
     )
 
 
+def _below(rng: random.Random, n: int) -> int:
+    """A number drawn at random below ``n`` (from one call of the generator's C code, not ``randrange``'s Python).
+
+    ``int(random() * n)`` is uniform up to the 53 bits of a float: for the few dozen
+    choices of a move, no bias the simulation could show.
+    """
+    return int(rng.random() * n)
+
+
 #: Every order of the four seats, one drawn at random for each move.
 _ORDERS: Final = tuple(itertools.permutations(PLAYERS))
 
@@ -404,12 +413,7 @@ def _secret(msg: C.CMsg, hidden_kongs: bool) -> tuple[int, str]:
         if hidden_kongs and any(s.count("+") == 3 and s != "--+--+--+--" for s in parts[1].split()):
             return msg.id, "concealed kong"
         return 0, ""
-    if (
-        hidden_kongs
-        and kind is _CLOSED_KONG
-        and isinstance(msg, C.PlayerDeclaresClosedKong)
-        and msg.tile != BLANK
-    ):
+    if hidden_kongs and kind is _CLOSED_KONG and isinstance(msg, C.PlayerDeclaresClosedKong) and msg.tile != BLANK:
         return msg.id, "concealed kong"
     return 0, ""
 
@@ -444,7 +448,7 @@ class _Probes:
 
     def __init__(self, view: SeatView, rng: random.Random) -> None:
         held = sorted(set(view.concealed)) or [tiles.EAST_WIND]
-        self.some = (rng.choice(held), rng.choice(tiles.KINDS))
+        self.some = (held[_below(rng, len(held))], tiles.KINDS[_below(rng, len(tiles.KINDS))])
         self.serial = view.pending.serial if view.pending is not None else 0
         self.sizes = tuple(_WITH_TILE + tiles.is_special(t) for t in self.some)
         self.count = len(_FIXED_PROBES) + _ON_TILE + sum(self.sizes)
