@@ -13,7 +13,9 @@ can leave a player who claims its fourth set holding nothing it may discard: the
 original's rules then wait for ever, and so do ours). After every move the invariants are checked:
 
 * every tile dealt is accounted for once (wall, hands, sets, specials, discards)
-  and the wall is the rule system's tile set;
+  and the wall is the rule system's tile set (a :class:`_Ledger` keeps the count
+  by kind, counting again only the lists that changed: docs/performance.md says
+  why that is the full count);
 * no seat is sent a tile another seat holds concealed, each seat's view holds
   exactly its own concealed tiles, and counts the live wall as the engine does;
 * the engine accepts every legal move played and refuses every move tried that
@@ -25,7 +27,8 @@ original's rules then wait for ever, and so do ours). After every move the invar
 A broken invariant raises :class:`InvariantError`, whose text names the game's
 seed and hand so that ``simulate(games=1, seed=S)`` replays it. The test suite
 runs a few games (``tests/test_simulate.py``); ``mj bench simulate`` runs many
-and reports hands per second.
+and reports hands per second (``--jobs N``: shared out among processes, with
+``seed_step``).
 """
 
 from __future__ import annotations
@@ -230,13 +233,14 @@ class _Run:
                 if owner and pid != owner:
                     self.fail(f"player {pid} was sent player {owner}'s {secret}: {msg.encode()!r}")
                 self.views[pid].apply(msg)
-            if isinstance(msg, C.Settlement):
+            kind = type(msg)
+            if kind is _SETTLEMENT and isinstance(msg, C.Settlement):
                 if msg.east + msg.south + msg.west + msg.north != 0:
                     self.fail(f"settlement changes do not sum to zero: {msg.encode()!r}")
                 self.hands += 1
                 self.wins += 1
                 self.new_hand()
-            elif isinstance(msg, C.WashOut):
+            elif kind is _WASHOUT:
                 self.hands += 1
                 self.new_hand()
 
@@ -393,6 +397,9 @@ _DRAWS: Final = C.PlayerDraws
 _DRAWS_LOOSE: Final = C.PlayerDrawsLoose
 _INFO_TILES: Final = C.InfoTiles
 _CLOSED_KONG: Final = C.PlayerDeclaresClosedKong
+#: The messages that end a hand.
+_SETTLEMENT: Final = C.Settlement
+_WASHOUT: Final = C.WashOut
 
 
 def _secret(msg: C.CMsg, hidden_kongs: bool) -> tuple[int, str]:
