@@ -71,7 +71,7 @@ def test_a_table_of_four_robots_created_through_the_api_plays_at_once_to_its_end
     [
         (b"{not json", "expected a JSON object"),
         (b"[1, 2]", "expected a JSON object"),
-        (json.dumps({"rules": "beijing"}).encode(), "unknown rule system 'beijing'"),
+        (json.dumps({"rules": "riichi"}).encode(), "unknown rule system 'riichi'"),
         (json.dumps({"robots": 5}).encode(), "robots: expected a whole number from 0 to 4"),
         (json.dumps({"level": "3"}).encode(), "level: expected a whole number"),
         (json.dumps({"options": {"NoSuchOption": 1}}).encode(), "options: option 'NoSuchOption=1'"),

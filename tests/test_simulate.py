@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from mj import tiles
 from mj.arena.options import game_options
@@ -12,6 +15,9 @@ from mj.game.sends import Send
 from mj.protocol import cmsg as C
 from mj.protocol import pmsg as P
 from mj.rules import registry
+from mj.rules.base import SeatHand, Win
+from mj.rules.beijing import options as beijing_options
+from mj.rules.beijing.rules import BeijingRules
 from mj.rules.classical.rules import CLASSICAL, ClassicalRules
 from mj.rules.options import GameOptions
 from mj.seatview import SeatView
@@ -94,6 +100,64 @@ def test_random_play_by_the_ims_legal_moves_keeps_every_invariant(multiple_wins:
     options.set_value("MinimumFan", minimum_fan)
     figures = simulate(ims, hands=60, seed=11, options=options)
     assert figures.hands >= 60 and figures.probes > 0
+
+
+BEIJING_VARIATIONS = ("AtMostOnce", "NoWinAfterPass", "VoidSuit", "BustedBanker", "Upstairs", "DiscarderPaysAll")
+
+
+@pytest.mark.parametrize("variations", [(), BEIJING_VARIATIONS], ids=["defaults", "every-variation"])
+def test_random_play_by_the_beijing_legal_moves_keeps_every_invariant_the_wild_rules_too(
+    variations: tuple[str, ...],
+) -> None:
+    """136 tiles once each (the indicator out of play), no wild in a set, no win a wild rule forbids, zero-sum pay."""
+    beijing = registry.get("beijing")
+    options = beijing.new_options()
+    for name in variations:
+        options.set_value(name, 1)
+    options.set_value("WallEnd", 2 if variations else 0)
+    figures = simulate(beijing, hands=40, seed=3, options=options)
+    assert figures.hands >= 40 and figures.probes > 0
+
+
+@settings(max_examples=10, deadline=None)
+@given(
+    seed=st.integers(1, 10**6),
+    variations=st.sets(st.sampled_from([spec.name for spec in beijing_options.SCHEMA if spec.is_bool])),
+    wall_end=st.integers(0, 2),
+)
+def test_property_any_seed_and_variations_random_beijing_play_pays_zero_sum_and_keeps_the_wild_rules(
+    seed: int, variations: set[str], wall_end: int
+) -> None:
+    beijing = registry.get("beijing")
+    options = beijing.new_options()
+    for name in variations:
+        options.set_value(name, 1)
+    options.set_value("WallEnd", wall_end)
+    simulate(beijing, hands=3, seed=seed, options=options)
+
+
+class LetsWildsMeld(BeijingRules):
+    """Beijing with the wild tiles allowed in sets, by the legal moves and the engine alike."""
+
+    def forbids(self, move: P.PMsg, tile: tiles.Tile, hand: SeatHand, options: GameOptions) -> str:
+        return ""
+
+
+class ForgetsDeadHands(BeijingRules):
+    """Beijing letting a player who threw a wild go out, by the legal moves and the engine alike."""
+
+    def goes_out(self, hand: SeatHand, win: Win, options: GameOptions) -> bool:
+        return super().goes_out(hand, replace(win, discards=()), options)
+
+
+def test_a_wild_tile_in_a_set_fails_the_simulation_naming_its_seed() -> None:
+    with pytest.raises(InvariantError, match=r"^seed 1, hand \d+: seat \d has the wild tile \w\w in a set"):
+        simulate(LetsWildsMeld(), hands=40, seed=1)
+
+
+def test_a_win_after_throwing_a_wild_fails_the_simulation_naming_its_seed() -> None:
+    with pytest.raises(InvariantError, match=r"^seed 5, hand \d+: seat \d won after discarding the wild tile"):
+        simulate(ForgetsDeadHands(), hands=40, seed=5)
 
 
 def started_run(seed: int, moves: int) -> _Run:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from mj import tiles
 from mj.protocol import cmsg as C
@@ -20,6 +20,9 @@ from mj.protocol.fields import ProtocolError
 from mj.protocol.framing import ENCODING, LineDecoder, encode_line
 from mj.rules.options import GameOptions, OptionEntry, OptionError, check_entry
 from mj.tiles import Tile
+
+if TYPE_CHECKING:  # the rule systems are not needed to read a classical save
+    from mj.rules.ruleset import Ruleset
 
 _COMPLETED = re.compile(r"CompletedRounds\s+(\d+)\s*$")
 
@@ -56,8 +59,11 @@ def completed_rounds_comment(rounds: int) -> C.Comment:
     return C.Comment(f"CompletedRounds {rounds:6d}")
 
 
-def parse_save(text: str) -> SavedGame:
-    """Read a save file; raise :class:`SaveFileError` naming the first bad line."""
+def parse_save(text: str, rules: Ruleset | None = None) -> SavedGame:
+    """Read a save file of a game under ``rules`` (default classical).
+
+    Raise :class:`SaveFileError` naming the first bad line.
+    """
     decoder = LineDecoder(max_line=len(text) + 2)
     lines = decoder.feed(text.encode(ENCODING, errors="replace"))  # a last line without its newline: cut off
     players: list[C.Player] = []
@@ -102,12 +108,13 @@ def parse_save(text: str) -> SavedGame:
     seated = {game.east, game.south, game.west, game.north}
     if len(seated) != 4 or {p.id for p in players} != seated or len(players) != 4:
         raise SaveFileError("the Player lines do not match the four seats of the Game line")
-    game_options = GameOptions()
+    game_options = rules.new_options() if rules is not None else GameOptions()
     for entry in options:
         game_options.apply_entry(entry)
     _check_game(game, game_options, completed)
     if wall is not None:
-        problem = tiles.wall_problem(wall, game_options.flag("Flowers"))
+        flowers = rules.flowers(game_options) if rules is not None else game_options.flag("Flowers")
+        problem = tiles.wall_problem(wall, flowers)
         if problem is not None:
             raise SaveFileError(f"Wall line: {problem}")
         if not history or not isinstance(history[0], C.NewHand):
@@ -131,6 +138,6 @@ def _check_game(game: C.Game, options: GameOptions, completed: int | None) -> No
     scores = (game.east_score, game.south_score, game.west_score, game.north_score)
     if not all(abs(score) <= MAX_SCORE for score in scores):
         raise SaveFileError(f"Game line: a score is beyond {MAX_SCORE} (in either direction)")
-    if completed is not None and not 0 <= completed < options["NumRounds"]:
-        rounds = options["NumRounds"]
+    rounds = options["NumRounds"] if "NumRounds" in options else 1  # noqa: SIM401 (GameOptions has no get): a system without it plays one
+    if completed is not None and not 0 <= completed < rounds:
         raise SaveFileError(f"CompletedRounds ({completed}) must be below the game's NumRounds ({rounds})")

@@ -255,6 +255,10 @@ class SeatView:
         self.payments: list[tuple[int, int, int]] = []
         #: (player, tile) of each hidden concealed kong named when the hand ended.
         self.revealed_kongs: list[tuple[int, Tile]] = []
+        #: The wild indicator turned up after the deal (mj's ``WildIndicator``), None without one.
+        self.indicator: Tile | None = None
+        #: Where in :attr:`timeline` the tiles this seat let pass begin (its last turn, or the last pung or kong).
+        self._pass_from = 0
         self._deal_draws = 0
         self._deal_size = len(self.rules.deal_order())
         self._last_source = WinSource.WALL
@@ -405,6 +409,18 @@ class SeatView:
                 kinds.add(kind_index(record.tile))
         return kinds
 
+    @property
+    def wild(self) -> Tile | None:
+        """The wild tile the indicator names under this seat's rule system (None: no indicator, no wilds)."""
+        return self.rules.wild_of(self.indicator) if self.indicator is not None else None
+
+    def passed(self) -> tuple[Tile, ...]:
+        """Others' discards this seat let pass since its last turn or the last pung or kong, the open one excepted."""
+        pending = self.pending
+        open_serial = pending.serial if pending is not None and pending.kong is None else -1
+        later = self.timeline[self._pass_from :]
+        return tuple(r.tile for r in later if r.who != self.my_id and r.serial != open_serial)
+
     def legal_moves(self) -> list[P.PMsg]:
         """The moves this seat may make now, by its rule system (worked out once per change of the view)."""
         if self._legal[0] != self._changes:
@@ -532,6 +548,7 @@ class SeatView:
             self.last_drawn = tile
             self.after_claim = False
             self._last_source = source
+            self._pass_from = len(self.timeline)
         if self.phase is Phase.PLAYING:
             self.turn = pid
             self.pending = None
@@ -624,6 +641,9 @@ class SeatView:
             if pid == self.my_id:
                 self.after_claim = True
                 self.last_drawn = None
+                self._pass_from = len(self.timeline)
+            if meld.kind is not MeldKind.CHOW:
+                self._pass_from = len(self.timeline)
         self._lose(pid, from_hand)
         self.player(pid).melds.append(meld)
 
@@ -667,6 +687,7 @@ class SeatView:
         self._forms(msg.id, special(tuple(tiles.parse_many(msg.tiles)), True))
 
     def _closed_kong(self, msg: C.PlayerDeclaresClosedKong) -> None:
+        self._pass_from = len(self.timeline)
         self._lose(msg.id, (msg.tile,) * 4)
         self.player(msg.id).melds.append(kong(msg.tile, KongOrigin.CONCEALED))
         if not self.course.hides_concealed_kongs:  # a hidden kong cannot be robbed: the loose tile follows
@@ -682,6 +703,11 @@ class SeatView:
                 melds[i] = kong(msg.tile, KongOrigin.CONCEALED)
                 return
 
+    def _wild_indicator(self, msg: C.WildIndicator) -> None:
+        """The indicator comes off the head of the live wall."""
+        self._drawn_live += 1
+        self.indicator = msg.tile
+
     def _score_figure(self, msg: C.ScoreFigure) -> None:
         self.score_figures.setdefault(msg.id, []).append((msg.name, msg.value))
 
@@ -689,6 +715,7 @@ class SeatView:
         self.payments.append((msg.payer, msg.payee, msg.amount))
 
     def _adds_to_pung(self, msg: C.PlayerAddsToPung) -> None:
+        self._pass_from = len(self.timeline)
         self._lose(msg.id, (msg.tile,))
         melds = self.player(msg.id).melds
         for i, meld in enumerate(melds):
@@ -833,6 +860,7 @@ _HANDLERS: Final[dict[type[C.CMsg], Callable[[SeatView, Any], None]]] = {
     C.PlayerRevealsConcealedKong: SeatView._reveals_kong,
     C.HandScore: SeatView._hand_score,
     C.ScoreFigure: SeatView._score_figure,
+    C.WildIndicator: SeatView._wild_indicator,
     C.Payment: SeatView._payment,
     C.Settlement: SeatView._settlement,
     C.WashOut: SeatView._washout,

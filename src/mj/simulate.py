@@ -48,6 +48,7 @@ from mj.protocol import cmsg as C
 from mj.protocol import pmsg as P
 from mj.protocol.fields import ChowPosition
 from mj.rules.base import WinSource
+from mj.rules.beijing.wilds import MAX_WILDS_ON_DISCARD
 from mj.rules.options import GameOptions
 from mj.rules.ruleset import Ruleset
 from mj.seatview import SeatView
@@ -237,6 +238,7 @@ class _Run:
             if kind is _SETTLEMENT and isinstance(msg, C.Settlement):
                 if msg.east + msg.south + msg.west + msg.north != 0:
                     self.fail(f"settlement changes do not sum to zero: {msg.encode()!r}")
+                self.check_wild_win()
                 self.hands += 1
                 self.wins += 1
                 self.new_hand()
@@ -273,14 +275,22 @@ class _Run:
             ledger.declared(index, seat.melds)
         placed = ledger.placed
         winning = game.winning
-        if winning is not None:
+        if winning is not None or game.indicator is not None:
             placed = placed.copy()
+        if game.indicator is not None:
+            placed[game.indicator] += 1  # turned up, out of play
+        if winning is not None:
             if winning.pending is not None and winning.source is WinSource.ROBBED_KONG:
                 placed[winning.pending] += 1  # taken from the kong, not yet in the winner's set
             if winning.discarder is not None and winning.pending is None:
                 placed[winning.tile] -= 1  # the discard went out in a set and still lies in its pile
         if placed != ledger.tile_set:
             self.fail(f"tiles unaccounted for: {_unbalanced(ledger.tile_set, placed)}")
+        wild = self.wild()
+        if wild is not None:
+            for index, seat in enumerate(game.seats):
+                if any(wild in meld.tiles for meld in seat.melds):
+                    self.fail(f"seat {index} has the wild tile {tiles.code(wild)} in a set: {seat.melds}")
         live_left = wall.live_left
         matched = self.matched
         for index, seat in enumerate(game.seats):
@@ -295,6 +305,30 @@ class _Run:
             if sorted(view.concealed) != sorted(seat.concealed):
                 self.fail(f"seat {index}'s view holds {view.concealed}, the engine {seat.concealed}")
             matched[index] = (seat.concealed.copy(), view.concealed.copy())
+
+    def wild(self) -> Tile | None:
+        """The hand's wild tile, under a rule system that turns up an indicator."""
+        indicator = self.game.indicator
+        return self.rules.wild_of(indicator) if indicator is not None else None
+
+    def check_wild_win(self) -> None:
+        """The winner kept the wild-tile rules: no wild discarded; on another's tile, none claimed,
+        no open set and at most two wilds held."""
+        wild = self.wild()
+        winning = self.game.winning
+        if wild is None or winning is None:
+            return
+        seat = self.game.seats[winning.seat]
+        if wild in seat.thrown:
+            self.fail(f"seat {winning.seat} won after discarding the wild tile {tiles.code(wild)}")
+        if winning.discarder is None:
+            return
+        if winning.tile == wild:
+            self.fail(f"seat {winning.seat} won by claiming the wild tile {tiles.code(wild)}")
+        if any(not meld.concealed for meld in seat.melds):
+            self.fail(f"seat {winning.seat} won on another's tile with open sets {seat.melds}")
+        if seat.concealed.count(wild) > MAX_WILDS_ON_DISCARD:
+            self.fail(f"seat {winning.seat} won on another's tile holding {seat.concealed.count(wild)} wilds")
 
 
 class _Ledger:

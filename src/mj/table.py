@@ -225,7 +225,7 @@ class Table:
     def load(self, text: str) -> None:
         """Resume the game of a save file (``--load-game``): its players must then join again."""
         try:
-            saved = parse_save(text)
+            saved = parse_save(text, self.settings.rules)
             game = restore_game(saved, self.walls, self._config(), keep_rounds=not self.settings.original_quirks)
         except SaveFileError as exc:
             raise LoadError(str(exc)) from None
@@ -781,8 +781,11 @@ class Table:
     def _create_game(self) -> None:
         settings = self.settings
         ids = [r.id for r in self.players]
+        drawn = settings.rules.draw_seats(self.rng, ids) if settings.fixed_seating is None else None
         if settings.fixed_seating is not None:
             seating = list(settings.fixed_seating)
+        elif drawn is not None:
+            seating = drawn
         elif settings.random_seats:
             seating = tiles.random_seating(self.rng, ids)
         elif settings.id_order_seats:

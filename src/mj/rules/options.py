@@ -12,6 +12,7 @@ from dataclasses import dataclass, replace
 from enum import Enum
 from typing import Final
 
+from mj.rules.beijing.options import SCHEMA as BEIJING_SCHEMA
 from mj.rules.ims.options import SCHEMA as IMS_SCHEMA
 
 
@@ -122,6 +123,7 @@ OPTION_RANGES: Final[dict[str, tuple[int, int]]] = {
     "ScoreLimit": (0, SCORE_CAP),
     "NumRounds": (1, 100),
     **{e.name: (0, SCORE_CAP) for e in OPTION_TABLE if e.type is OptionType.SCORE},
+    **{spec.name: (spec.low, spec.high) for spec in BEIJING_SCHEMA if spec.low is not None and spec.high is not None},
 }
 
 

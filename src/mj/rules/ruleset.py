@@ -17,7 +17,10 @@ into the engine, and are found by name in :mod:`mj.rules.registry`:
   precedence among simultaneous claims (possibly several winners); :meth:`Ruleset.move_names`,
   how a client names those moves on its buttons;
 * how a hand runs beyond its moves: :meth:`Ruleset.course` (a :class:`~mj.rules.base.Course`:
-  declaration phase or not, flowers revealed by the engine, hidden concealed kongs...);
+  declaration phase or not, flowers revealed by the engine, hidden concealed kongs, a wild
+  indicator turned up...), :meth:`Ruleset.wild_of` (the wild tile an indicator names),
+  :meth:`Ruleset.forbids` (the system's own limits on making a set, which the engine checks
+  and the legal moves leave out), :meth:`Ruleset.draw_seats` (a seating ceremony of its own);
 * going out: :meth:`Ruleset.is_mahjong`, :meth:`Ruleset.goes_out` (with the facts of the
   win, for a system with a minimum score), :meth:`Ruleset.may_rob` and :meth:`Ruleset.can_finish`;
 * the result: :meth:`Ruleset.score` (a :class:`~mj.rules.base.HandScore` with its
@@ -40,7 +43,7 @@ from mj.melds import KongOrigin, Meld
 from mj.protocol.pmsg import PMsg
 from mj.rules.base import Claim, Course, DeadWallPolicy, HandScore, SeatHand, Settlement, Win
 from mj.rules.options import GameOptions
-from mj.tiles import Tile
+from mj.tiles import GlibcRandom, Tile
 
 if TYPE_CHECKING:  # the seat view reads its rule system, which reads views: a cycle for annotations only
     from mj.seatview import SeatView
@@ -67,8 +70,9 @@ class Ruleset(Protocol):
         """How loose tiles are provided: the engine builds the wall and each seat view counts it by this."""
         ...
 
-    def wall_ends(self, tiles_left: int) -> bool:
-        """Before a draw: whether the hand ends drawn with ``tiles_left`` tiles undrawn (live and dead).
+    def wall_ends(self, tiles_left: int, kongs: int, options: GameOptions) -> bool:
+        """Before a draw: whether the hand ends drawn with ``tiles_left`` tiles undrawn (live and dead),
+        ``kongs`` kongs having been made this hand.
 
         Without this, a hand ends drawn when the wall has no tile to give (:meth:`dead_wall` shapes that).
         """
@@ -80,6 +84,23 @@ class Ruleset(Protocol):
         Claims are listed whether or not the seat has already answered the tile, and
         ``Ready`` only while a server pause waits for this seat.
         """
+        ...
+
+    def forbids(self, move: PMsg, tile: Tile, hand: SeatHand, options: GameOptions) -> str:
+        """Why this system forbids the set ``move`` would make with ``tile`` (a claim of the discard ``tile``,
+        ``DeclareClosedKong`` or ``AddToPung`` of it) for a seat holding ``hand``; "" when it does not.
+
+        The engine asks this after its own checks, and :meth:`legal_moves` leaves such moves out.
+        """
+        ...
+
+    def wild_of(self, indicator: Tile) -> Tile | None:
+        """The wild tile that ``indicator`` names (:attr:`Course.wild_indicator`); None without wilds."""
+        ...
+
+    def draw_seats(self, rng: GlibcRandom, players: Sequence[int]) -> list[int] | None:
+        """Seats E, S, W, N drawn by this system's own ceremony from the ``players`` in joining order,
+        with the table's seeded generator; None: the table seats them its usual way."""
         ...
 
     def move_names(self) -> Callable[[SeatView, PMsg], str] | None:

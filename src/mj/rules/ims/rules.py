@@ -96,7 +96,7 @@ class IMSRules(ClassicalRules):
     def dead_wall(self, options: GameOptions) -> DeadWallPolicy:
         return DeadWallPolicy.NONE
 
-    def wall_ends(self, tiles_left: int) -> bool:
+    def wall_ends(self, tiles_left: int, kongs: int, options: GameOptions) -> bool:
         return tiles_left < DRAWN_BELOW
 
     def course(self, options: GameOptions) -> Course:
