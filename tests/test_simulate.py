@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from dataclasses import replace
 from pathlib import Path
 
@@ -14,6 +15,7 @@ from mj.arena.options import game_options
 from mj.game.sends import Send
 from mj.protocol import cmsg as C
 from mj.protocol import pmsg as P
+from mj.protocol.fields import ChowPosition
 from mj.rules import registry
 from mj.rules.base import SeatHand, Win
 from mj.rules.beijing import options as beijing_options
@@ -21,7 +23,7 @@ from mj.rules.beijing.rules import BeijingRules
 from mj.rules.classical.rules import CLASSICAL, ClassicalRules
 from mj.rules.options import GameOptions
 from mj.seatview import SeatView
-from mj.simulate import InvariantError, _Run, simulate
+from mj.simulate import InvariantError, _Probes, _Run, simulate
 
 OPTION_FILES = sorted((Path(__file__).parent / "data" / "options").glob("*.opt"))
 
@@ -225,3 +227,21 @@ def test_a_hidden_concealed_kong_sent_to_another_seat_is_given_away() -> None:
     run.start()
     with pytest.raises(InvariantError, match=r"^seed 4, hand 1: player 1 was sent player 2's concealed kong"):
         run.deliver([Send(None, C.InfoTiles(2, "-- -- *  1B+1B+1B+1B * "), ())])
+
+
+def test_probes_number_every_candidate_move_once_in_order() -> None:
+    """The moves a probe draws from: those naming no tile, those on the open tile, then each of two tiles'."""
+    run = started_run(4, 30)
+    view = run.views[1]
+    probes = _Probes(view, random.Random(1))
+    serial = view.pending.serial if view.pending is not None else 0
+    expected: list[P.PMsg] = [P.MahJong(0), P.Pair(), P.Pung(0), P.SpecialSet(), P.FormClosedSpecialSet()]
+    expected += [P.Pung(serial), P.Kong(serial), P.MahJong(serial)]
+    expected += [P.Chow(serial, p) for p in (ChowPosition.LOWER, ChowPosition.MIDDLE, ChowPosition.UPPER)]
+    for tile in probes.some:
+        expected += [P.Discard(tile, False), P.Discard(tile, True), P.DeclareClosedKong(tile), P.AddToPung(tile)]
+        expected += [P.FormClosedPung(tile), P.FormClosedChow(tile), P.FormClosedPair(tile)]
+        if tiles.is_special(tile):
+            expected.append(P.DeclareSpecial(tile))
+    assert [probes.move(i).encode() for i in range(probes.count)] == [m.encode() for m in expected]
+    assert probes.some[0] in view.concealed

@@ -419,7 +419,7 @@ def _below(rng: random.Random, n: int) -> int:
     ``int(random() * n)`` is uniform up to the 53 bits of a float: for the few dozen
     choices of a move, no bias the simulation could show.
     """
-    return int(rng.random() * n)
+    return min(int(rng.random() * n), n - 1)  # a product rounded up to n is taken as the last
 
 
 #: Every order of the four seats, one drawn at random for each move.
