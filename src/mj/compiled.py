@@ -6,7 +6,8 @@ are where the arena and the server spend their CPU. mypyc compiles them from the
 typed source (``setup.py`` builds what :data:`MODULES` lists); compiled, the arena
 plays about twice as many hands per CPU-second, and the server's own work per line
 costs about a third less. The random-move simulation asks every seat's legal moves
-and counts every tile after every move, so it and the IMS moves and scorer are
+and counts every tile after every move, so it, the IMS moves and scorer, and
+Beijing's moves with the wild-aware hand test they ask at every discard are
 compiled too (docs/performance.md). Everything else stays Python: the server's start-up and
 command line, the web client, the arena's set-up and reports, and the protocol
 codec, whose per-message methods are generated with ``exec`` when a message is first used.
@@ -61,6 +62,8 @@ MODULES: Final = (
     "mj.rules.classical.settlement",
     "mj.rules.ims.moves",
     "mj.rules.ims.scoring",
+    "mj.rules.beijing.moves",
+    "mj.hand.wild",
     "mj.robot.agent",
     "mj.robot.declare",
     "mj.robot.defence",
