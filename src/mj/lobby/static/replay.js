@@ -68,7 +68,8 @@ async function start() {
   const record = await get(`/api/games/${game}`);
   hands = record.hands;
   const names = record.players.map((p) => `${p.name}${p.score === null ? '' : ` ${p.score}`}`).join(', ');
-  $('summary').textContent = `${record.rules}, ${hands.length} hands${record.finished ? '' : ' so far'}: ${names}`;
+  const counted = `${hands.length} hand${hands.length === 1 ? '' : 's'}`;
+  $('summary').textContent = `${record.rules}, ${counted}${record.finished ? '' : ' so far'}: ${names}`;
   $('download-json').href = `/api/games/${game}?download=1`;
   $('download-log').href = `/api/games/${game}/log`;
   $('hands').replaceChildren(...hands.map((h, i) => {

@@ -56,7 +56,13 @@ OPTION_ENTRIES: Final[tuple[OptionEntry, ...]] = (
     *(e for e in OPTION_TABLE if e.name in _KEPT),
     *(
         OptionEntry(
-            spec.name, OptionType.BOOL if spec.is_bool else OptionType.NAT, 0, True, spec.default, spec.description
+            spec.name,
+            OptionType.BOOL if spec.is_bool else OptionType.NAT,
+            0,
+            True,
+            spec.default,
+            spec.description,
+            bounds=None if spec.low is None or spec.high is None else (spec.low, spec.high),
         )
         for spec in opt.SCHEMA
     ),

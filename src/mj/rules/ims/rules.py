@@ -46,7 +46,13 @@ OPTION_ENTRIES: Final[tuple[OptionEntry, ...]] = (
     *(e for e in OPTION_TABLE if e.name in _KEPT),
     *(
         OptionEntry(
-            spec.name, OptionType.BOOL if spec.is_bool else OptionType.NAT, 0, True, spec.default, spec.description
+            spec.name,
+            OptionType.BOOL if spec.is_bool else OptionType.NAT,
+            0,
+            True,
+            spec.default,
+            spec.description,
+            spec.allowed or (),
         )
         for spec in ims_options.SCHEMA
     ),
