@@ -10,9 +10,10 @@ and counts every tile after every move, so it, the IMS moves and scorer, and
 Beijing's moves with the wild-aware hand test they ask at every discard are
 compiled too (docs/performance.md). The robots' strategies per rule system
 (``mj.robot.ims``, ``mj.robot.beijing``) subclass the compiled levels, so they must
-be compiled as well: a compiled class refuses an interpreted subclass at run time. Everything else stays Python: the server's start-up and
-command line, the web client, the arena's set-up and reports, and the protocol
-codec, whose per-message methods are generated with ``exec`` when a message is first used.
+be compiled as well: a compiled class refuses an interpreted subclass at run time.
+Everything else stays Python: the server's start-up and command line, the web
+client, the arena's set-up and reports, and the protocol codec, whose per-message
+methods are generated with ``exec`` when a message is first used.
 
 Left out on purpose, though they are on hot paths:
 
