@@ -6,11 +6,14 @@ are where the arena and the server spend their CPU. mypyc compiles them from the
 typed source (``setup.py`` builds what :data:`MODULES` lists); compiled, the arena
 plays about twice as many hands per CPU-second, and the server's own work per line
 costs about a third less. The random-move simulation asks every seat's legal moves
-and counts every tile after every move, so it and the IMS moves and scorer are
-compiled too (docs/performance.md), as are Beijing's wild-aware hand analysis, legal moves
-and scorer. Everything else stays Python: the server's start-up and
-command line, the web client, the arena's set-up and reports, and the protocol
-codec, whose per-message methods are generated with ``exec`` when a message is first used.
+and counts every tile after every move, so it, the IMS moves and scorer, and
+Beijing's moves and scorer with the wild-aware hand test they ask at every discard are
+compiled too (docs/performance.md). The robots' strategies per rule system
+(``mj.robot.ims``, ``mj.robot.beijing``) subclass the compiled levels, so they must
+be compiled as well: a compiled class refuses an interpreted subclass at run time.
+Everything else stays Python: the server's start-up and command line, the web
+client, the arena's set-up and reports, and the protocol codec, whose per-message
+methods are generated with ``exec`` when a message is first used.
 
 Left out on purpose, though they are on hot paths:
 
@@ -73,6 +76,8 @@ MODULES: Final = (
     "mj.robot.evaluate",
     "mj.robot.levels",
     "mj.robot.strategy",
+    "mj.robot.ims",
+    "mj.robot.beijing",
     "mj.seatview",
     "mj.table",
     "mj.arena.exchange",

@@ -28,7 +28,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from enum import Enum
 from itertools import chain
-from typing import Any, Final
+from typing import Any, Final, cast
 
 from mj import tiles
 from mj.hand import counts, wait_indices
@@ -451,7 +451,17 @@ class SeatView:
 
     def apply(self, msg: C.CMsg) -> bool:
         """Take one controller message into account; False for the kinds that change no view."""
-        handler = _HANDLERS.get(type(msg))
+        kind = type(msg)
+        # The two commonest messages called directly: a handler from the table is called as a Python object.
+        if kind is _DRAWS:
+            self._changes += 1
+            self._draws(cast(C.PlayerDraws, msg))
+            return True
+        if kind is _DISCARDS:
+            self._changes += 1
+            self._discards(cast(C.PlayerDiscards, msg))
+            return True
+        handler = _HANDLERS.get(kind)
         if handler is None:
             return False
         self._changes += 1
@@ -811,6 +821,9 @@ class SeatView:
             self._remove_own(msg.oldtile)
             self.concealed.append(msg.newtile)
 
+
+_DRAWS: Final = C.PlayerDraws
+_DISCARDS: Final = C.PlayerDiscards
 
 _CLAIM_WORDS: Final[dict[type[C.CMsg], str]] = {
     C.PlayerClaimsChow: "chow",

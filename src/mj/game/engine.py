@@ -782,7 +782,9 @@ class Game:
         pending = self.pending
         assert pending is not None
         answers = [pending.claims.get(i, _NO_ANSWER)[0] for i in range(4)]
-        winners = self.rules.resolve_claims(pending.seat, answers, self.options)
+        # Nobody claimed (most discards): no claim can succeed, whatever the rule system's precedence.
+        passed = answers.count(Claim.NO_CLAIM) == 4
+        winners = () if passed else self.rules.resolve_claims(pending.seat, answers, self.options)
         if winners and not self.course.declares_hands and answers[winners[0]] is Claim.MAHJONG:
             self._win_on_tile(pending, winners)
             return

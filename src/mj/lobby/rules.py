@@ -13,7 +13,7 @@ from typing import Any, Final
 
 from mj import tiles
 from mj.rules import registry
-from mj.rules.options import OPTION_CHOICES, OPTION_RANGES, OptionType
+from mj.rules.options import OPTION_RANGES, OptionType
 from mj.rules.ruleset import Ruleset
 
 DEFAULT: Final = registry.DEFAULT_NAME
@@ -55,12 +55,13 @@ def options_schema(ruleset: Ruleset) -> list[dict[str, Any]]:
     for entry in ruleset.new_options().entries():
         if entry.name in _NOT_SETTABLE:
             continue
-        low, high = OPTION_RANGES.get(entry.name, (None, None))
+        bounds = entry.bounds or OPTION_RANGES.get(entry.name)
+        low, high = bounds if bounds is not None else (None, None)
         if entry.type is OptionType.NAT and low is None:
             low = 0
         schema.append({
             "name": entry.name, "type": entry.type.value, "default": entry.value, "description": entry.description,
-            "choices": list(OPTION_CHOICES[entry.name]) if entry.name in OPTION_CHOICES else None,
+            "choices": list(entry.allowed) or None,
             "min": low, "max": high,
         })  # fmt: skip
     return schema

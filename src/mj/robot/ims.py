@@ -178,7 +178,7 @@ def _plan(table: _Table, shanten: int, ukeire: int, fan: float) -> _Plan:
     """
     if fan < table.minimum:
         shanten += int(table.minimum - fan + 0.999)
-        fan = table.minimum
+        fan = float(table.minimum)  # a float, as typed (mypyc keeps the two apart)
     value = paid(points(fan, table.bonus), table.bonus)
     return shanten, win_chance(table, shanten, ukeire) * value, ukeire * value
 

@@ -33,7 +33,7 @@ from mj.rules.classical.rules import ClassicalRules
 from mj.rules.ims import moves
 from mj.rules.ims import options as ims_options
 from mj.rules.ims.payments import SEAT_NAMES, pay
-from mj.rules.ims.scoring import is_winning_pattern, score
+from mj.rules.ims.scoring import completes, score
 from mj.rules.naming import MoveNames
 from mj.rules.options import OPTION_TABLE, GameOptions, OptionEntry, OptionType
 from mj.rules.winhand import How, WinningHand
@@ -156,8 +156,7 @@ class IMSRules(ClassicalRules):
         return origin is KongOrigin.ANNEXED
 
     def is_mahjong(self, melds: Sequence[Meld], concealed: Sequence[Tile], options: GameOptions) -> bool:
-        sets = sum(1 for m in melds if m.kind is not MeldKind.PAIR)
-        return is_winning_pattern(concealed, sets)
+        return completes(melds, concealed)
 
     def goes_out(self, hand: SeatHand, win: Win, options: GameOptions) -> bool:
         """A winning pattern with at least the table's Minimum Fan."""
