@@ -15,6 +15,7 @@ import pytest
 from conftest import require_original
 from mj import compiled
 from mj.bench import BENCHMARKS
+from mj.bench.simulate import shares
 from mj.cli import main
 from mj.seeds import parse_seeds
 
@@ -191,3 +192,23 @@ def test_lobby_benchmark_refuses_a_bad_list_of_tables(capsys: pytest.CaptureFixt
 def test_simulate_benchmark_refuses_an_unknown_rule_system(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["bench", "simulate", "--rules", "nonsense", "--hands", "5"]) == 2
     assert "unknown rule system 'nonsense'" in capsys.readouterr().out
+
+
+def test_simulate_benchmark_shares_the_hands_among_its_processes() -> None:
+    assert shares(10, 3) == [4, 3, 3] and shares(4, 4) == [1, 1, 1, 1]
+
+
+def test_simulate_benchmark_with_jobs_plays_every_hand_and_reports_per_core_and_wall_rates(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["bench", "simulate", "--rules", "ims", "--hands", "6", "--jobs", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "ims rules, every invariant checked at every move, 2 processes" in out
+    assert re.search(r"^6 hands \(\d+ won\) in \d+ games from seed 1", out, re.MULTILINE), out
+    assert re.search(r"^hands per CPU-second \(one core\): \d", out, re.MULTILINE), out
+    assert re.search(r"^hands per second \(wall clock, 2 processes\): \d", out, re.MULTILINE), out
+
+
+def test_simulate_benchmark_refuses_more_jobs_than_hands(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "simulate", "--hands", "2", "--jobs", "3"]) == 2
+    assert "--jobs must be between 1 and --hands" in capsys.readouterr().out

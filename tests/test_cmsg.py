@@ -145,7 +145,7 @@ def test_every_message_of_section_3_exists_in_order() -> None:
         "PlayerOptionSet", "HandScore", "Settlement", "GameOver", "GameOption",
         "ChangeManager", "Message", "Wall", "#", "SwapTile",
         # mj's extensions (docs/protocol-extension.md)
-        "Rules", "Payment", "ScoreFigure", "PlayerRevealsConcealedKong",
+        "Rules", "Payment", "ScoreFigure", "PlayerRevealsConcealedKong", "WildIndicator",
     ]  # fmt: skip
 
 

@@ -83,8 +83,10 @@ def test_compiled_and_pure_python_play_the_same_games(tmp_path: Path) -> None:
         assert (pure_logs / log).read_bytes() == (our_logs / log).read_bytes()
 
 
-#: Plays an IMS arena game and an IMS random-move simulation, printing what each did; run from a copy of the sources.
-PLAY_IMS = f"""
+#: Plays an arena game and a random-move simulation under the rules named in argv[1], printing what each did;
+#: run from a copy of the sources.
+PLAY_RULES = f"""
+import sys
 from mj import compiled
 from mj.arena.game import GameSetup, play
 from mj.arena.players import parse_player
@@ -92,22 +94,24 @@ from mj.rules import registry
 from mj.simulate import simulate
 assert not compiled.compiled(), compiled.describe()
 players = tuple(parse_player(p) for p in {PLAYERS!r})
-print(repr(play(GameSetup({SEEDS[0]}, 0, players, rules="ims"))))
-print(repr(simulate(registry.get("ims"), hands=30, seed=3).moves))
+print(repr(play(GameSetup({SEEDS[0]}, 0, players, rules=sys.argv[1]))))
+print(repr(simulate(registry.get(sys.argv[1]), hands=30, seed=3).moves))
 """
 
 
-def test_compiled_and_pure_python_play_the_same_ims_games(tmp_path: Path) -> None:
-    """The IMS legal moves, scorer and the simulation compiled decide exactly as their source does."""
+@pytest.mark.parametrize("rules", ["ims", "beijing"])
+def test_compiled_and_pure_python_play_the_same_games_under_other_rules(rules: str, tmp_path: Path) -> None:
+    """The IMS and Beijing legal moves, scorers and hand analysis, and the simulation, compiled decide
+    exactly as their source does."""
     require_compiled()
     pure = tmp_path / "pure"
     shutil.copytree(SOURCE, pure / "mj", ignore=shutil.ignore_patterns("*.so", "__pycache__", "static"))
     env = {**os.environ, "PYTHONPATH": str(pure)}
-    ran = subprocess.run([sys.executable, "-c", PLAY_IMS], env=env, capture_output=True, text=True)
+    ran = subprocess.run([sys.executable, "-c", PLAY_RULES, rules], env=env, capture_output=True, text=True)
     assert ran.returncode == 0, ran.stderr
     players = tuple(parse_player(p) for p in PLAYERS)
     ours = [
-        repr(play(GameSetup(SEEDS[0], 0, players, rules="ims"))),
-        repr(simulate(registry.get("ims"), hands=30, seed=3).moves),
+        repr(play(GameSetup(SEEDS[0], 0, players, rules=rules))),
+        repr(simulate(registry.get(rules), hands=30, seed=3).moves),
     ]
     assert ran.stdout.splitlines() == ours

@@ -71,10 +71,19 @@ def test_a_table_of_four_robots_created_through_the_api_plays_at_once_to_its_end
     [
         (b"{not json", "expected a JSON object"),
         (b"[1, 2]", "expected a JSON object"),
-        (json.dumps({"rules": "beijing"}).encode(), "unknown rule system 'beijing'"),
+        (json.dumps({"rules": "riichi"}).encode(), "unknown rule system 'riichi'"),
+        (
+            json.dumps({"rules": "ims", "options": {"SevenPairs": 1}}).encode(),
+            "options: SevenPairs not an option of the ims rules",
+        ),
+        (
+            json.dumps({"rules": "classical", "options": {"MinimumFan": 2}}).encode(),
+            "options: MinimumFan not an option of the classical rules",
+        ),
+        (json.dumps({"rules": "ims", "options": {"MinimumFan": 1}}).encode(), "MinimumFan must be 0 or 2"),
         (json.dumps({"robots": 5}).encode(), "robots: expected a whole number from 0 to 4"),
         (json.dumps({"level": "3"}).encode(), "level: expected a whole number"),
-        (json.dumps({"options": {"NoSuchOption": 1}}).encode(), "options: option 'NoSuchOption=1'"),
+        (json.dumps({"options": {"NoSuchOption": 1}}).encode(), "options: NoSuchOption not an option of the classical"),
         (json.dumps({"options": {"NumRounds": "many"}}).encode(), "options: option 'NumRounds=many'"),
         (json.dumps({"colour": "red"}).encode(), "unknown field(s): colour"),
     ],

@@ -57,6 +57,8 @@ def test_a_spectator_is_sent_the_public_lines_and_the_tables_chat(start_lobby: A
     status, _ = lobby.call("POST", f"/api/tables/{table}/chat", {"name": "Watcher", "text": "  good   luck "})
     assert status == 201
 
+    told: list[Any] = []
+
     async def watch() -> tuple[list[str], list[Any]]:
         lines: list[str] = []
         chat: list[Any] = []
@@ -68,11 +70,14 @@ def test_a_spectator_is_sent_the_public_lines_and_the_tables_chat(start_lobby: A
                 message = json.loads(received.data)
                 if message["type"] == "public":
                     lines.extend(message["lines"])
+                elif message["type"] == "rules":
+                    told.append(message)
                 else:
                     chat.append(message)
         return lines, chat
 
     lines, chat = run(watch())
+    assert told == [{"type": "rules", "wild_of": {}}]  # no wild tile at a classical table
     messages = [C.decode(line) for line in lines]
     assert sum(isinstance(m, C.GameOver) for m in messages) == 1
     assert any(isinstance(m, C.NewHand) for m in messages)

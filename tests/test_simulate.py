@@ -2,18 +2,28 @@
 
 from __future__ import annotations
 
+import random
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from mj import tiles
 from mj.arena.options import game_options
+from mj.game.sends import Send
+from mj.protocol import cmsg as C
 from mj.protocol import pmsg as P
+from mj.protocol.fields import ChowPosition
 from mj.rules import registry
+from mj.rules.base import SeatHand, Win
+from mj.rules.beijing import options as beijing_options
+from mj.rules.beijing.rules import BeijingRules
 from mj.rules.classical.rules import CLASSICAL, ClassicalRules
 from mj.rules.options import GameOptions
 from mj.seatview import SeatView
-from mj.simulate import InvariantError, _Run, simulate
+from mj.simulate import InvariantError, _Probes, _Run, simulate
 
 OPTION_FILES = sorted((Path(__file__).parent / "data" / "options").glob("*.opt"))
 
@@ -77,8 +87,8 @@ class HidesPungClaims(ClassicalRules):
 
 
 def test_a_move_the_engine_accepts_outside_the_legal_moves_fails_the_simulation() -> None:
-    with pytest.raises(InvariantError, match=r"^seed 1, hand \d+: player \d's move 'Pung \d+' .* yet was accepted"):
-        simulate(HidesPungClaims(), hands=50, seed=1)
+    with pytest.raises(InvariantError, match=r"^seed 3, hand \d+: player \d's move 'Pung \d+' .* yet was accepted"):
+        simulate(HidesPungClaims(), hands=50, seed=3)
 
 
 @pytest.mark.parametrize(
@@ -92,6 +102,64 @@ def test_random_play_by_the_ims_legal_moves_keeps_every_invariant(multiple_wins:
     options.set_value("MinimumFan", minimum_fan)
     figures = simulate(ims, hands=60, seed=11, options=options)
     assert figures.hands >= 60 and figures.probes > 0
+
+
+BEIJING_VARIATIONS = ("AtMostOnce", "NoWinAfterPass", "VoidSuit", "BustedBanker", "Upstairs", "DiscarderPaysAll")
+
+
+@pytest.mark.parametrize("variations", [(), BEIJING_VARIATIONS], ids=["defaults", "every-variation"])
+def test_random_play_by_the_beijing_legal_moves_keeps_every_invariant_the_wild_rules_too(
+    variations: tuple[str, ...],
+) -> None:
+    """136 tiles once each (the indicator out of play), no wild in a set, no win a wild rule forbids, zero-sum pay."""
+    beijing = registry.get("beijing")
+    options = beijing.new_options()
+    for name in variations:
+        options.set_value(name, 1)
+    options.set_value("WallEnd", 2 if variations else 0)
+    figures = simulate(beijing, hands=40, seed=3, options=options)
+    assert figures.hands >= 40 and figures.probes > 0
+
+
+@settings(max_examples=10, deadline=None)
+@given(
+    seed=st.integers(1, 10**6),
+    variations=st.sets(st.sampled_from([spec.name for spec in beijing_options.SCHEMA if spec.is_bool])),
+    wall_end=st.integers(0, 2),
+)
+def test_property_any_seed_and_variations_random_beijing_play_pays_zero_sum_and_keeps_the_wild_rules(
+    seed: int, variations: set[str], wall_end: int
+) -> None:
+    beijing = registry.get("beijing")
+    options = beijing.new_options()
+    for name in variations:
+        options.set_value(name, 1)
+    options.set_value("WallEnd", wall_end)
+    simulate(beijing, hands=3, seed=seed, options=options)
+
+
+class LetsWildsMeld(BeijingRules):
+    """Beijing with the wild tiles allowed in sets, by the legal moves and the engine alike."""
+
+    def forbids(self, move: P.PMsg, tile: tiles.Tile, hand: SeatHand, options: GameOptions) -> str:
+        return ""
+
+
+class ForgetsDeadHands(BeijingRules):
+    """Beijing letting a player who threw a wild go out, by the legal moves and the engine alike."""
+
+    def goes_out(self, hand: SeatHand, win: Win, options: GameOptions) -> bool:
+        return super().goes_out(hand, replace(win, discards=()), options)
+
+
+def test_a_wild_tile_in_a_set_fails_the_simulation_naming_its_seed() -> None:
+    with pytest.raises(InvariantError, match=r"^seed 1, hand \d+: seat \d has the wild tile \w\w in a set"):
+        simulate(LetsWildsMeld(), hands=40, seed=1)
+
+
+def test_a_win_after_throwing_a_wild_fails_the_simulation_naming_its_seed() -> None:
+    with pytest.raises(InvariantError, match=r"^seed 5, hand \d+: seat \d won after discarding the wild tile"):
+        simulate(ForgetsDeadHands(), hands=40, seed=5)
 
 
 def started_run(seed: int, moves: int) -> _Run:
@@ -117,3 +185,63 @@ def test_a_tile_lost_from_a_discard_pile_is_unaccounted_for() -> None:
     lost = pile.pop()
     with pytest.raises(InvariantError, match=rf"tiles unaccounted for: {tiles.code(lost)} \+1$"):
         run.check()
+
+
+def test_a_seat_view_that_drifts_after_it_was_found_right_is_caught() -> None:
+    """Views are compared again whenever either side's tiles change, not only when first matched."""
+    run = started_run(4, 30)
+    run.check()
+    view = run.views[run.game.seats[1].player]
+    view.concealed[0] = tiles.RED_DRAGON if view.concealed[0] != tiles.RED_DRAGON else tiles.GREEN_DRAGON
+    with pytest.raises(InvariantError, match=r"^seed 4, hand 1: seat 1's view holds"):
+        run.check()
+
+
+def test_a_wall_tile_changed_during_the_hand_is_caught() -> None:
+    run = started_run(4, 30)
+    wall = run.game.wall
+    wall.tiles[wall.live_next] = (
+        tiles.RED_DRAGON if wall.tiles[wall.live_next] != tiles.RED_DRAGON else tiles.WHITE_DRAGON
+    )
+    with pytest.raises(InvariantError, match=r"^seed 4, hand 1: the wall's tiles changed during the hand"):
+        run.check()
+
+
+def test_a_tile_drawn_from_the_wall_without_reaching_a_seat_is_unaccounted_for() -> None:
+    run = started_run(4, 30)
+    wall = run.game.wall
+    drawn = wall.draw_live()
+    assert drawn is not None
+    with pytest.raises(InvariantError, match=rf"tiles unaccounted for: {tiles.code(drawn)} \+1$"):
+        run.check()
+
+
+def test_a_drawn_tile_sent_to_another_seat_gives_away_a_concealed_tile() -> None:
+    run = started_run(4, 30)
+    with pytest.raises(InvariantError, match=r"^seed 4, hand 1: player 1 was sent player 2's concealed tile"):
+        run.deliver([Send(None, C.PlayerDraws(2, tiles.RED_DRAGON), ())])
+
+
+def test_a_hidden_concealed_kong_sent_to_another_seat_is_given_away() -> None:
+    run = _Run(registry.get("ims"), 4, None, 1)
+    run.start()
+    with pytest.raises(InvariantError, match=r"^seed 4, hand 1: player 1 was sent player 2's concealed kong"):
+        run.deliver([Send(None, C.InfoTiles(2, "-- -- *  1B+1B+1B+1B * "), ())])
+
+
+def test_probes_number_every_candidate_move_once_in_order() -> None:
+    """The moves a probe draws from: those naming no tile, those on the open tile, then each of two tiles'."""
+    run = started_run(4, 30)
+    view = run.views[1]
+    probes = _Probes(view, random.Random(1))
+    serial = view.pending.serial if view.pending is not None else 0
+    expected: list[P.PMsg] = [P.MahJong(0), P.Pair(), P.Pung(0), P.SpecialSet(), P.FormClosedSpecialSet()]
+    expected += [P.Pung(serial), P.Kong(serial), P.MahJong(serial)]
+    expected += [P.Chow(serial, p) for p in (ChowPosition.LOWER, ChowPosition.MIDDLE, ChowPosition.UPPER)]
+    for tile in probes.some:
+        expected += [P.Discard(tile, False), P.Discard(tile, True), P.DeclareClosedKong(tile), P.AddToPung(tile)]
+        expected += [P.FormClosedPung(tile), P.FormClosedChow(tile), P.FormClosedPair(tile)]
+        if tiles.is_special(tile):
+            expected.append(P.DeclareSpecial(tile))
+    assert [probes.move(i).encode() for i in range(probes.count)] == [m.encode() for m in expected]
+    assert probes.some[0] in view.concealed

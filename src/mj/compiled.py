@@ -6,16 +6,21 @@ are where the arena and the server spend their CPU. mypyc compiles them from the
 typed source (``setup.py`` builds what :data:`MODULES` lists); compiled, the arena
 plays about twice as many hands per CPU-second, and the server's own work per line
 costs about a third less. The random-move simulation asks every seat's legal moves
-and counts every tile after every move, so it and the IMS moves and scorer are
-compiled too (docs/performance.md). Everything else stays Python: the server's start-up and
-command line, the web client, the arena's set-up and reports, and the protocol
-codec, whose per-message methods are generated with ``exec`` when a message is first used.
+and counts every tile after every move, so it, the IMS moves and scorer, and
+Beijing's moves and scorer with the wild-aware hand test they ask at every discard are
+compiled too (docs/performance.md). The robots' strategies per rule system
+(``mj.robot.ims``, ``mj.robot.beijing``) subclass the compiled levels, so they must
+be compiled as well: a compiled class refuses an interpreted subclass at run time.
+Everything else stays Python: the server's start-up and command line, the web
+client, the arena's set-up and reports, and the protocol codec, whose per-message
+methods are generated with ``exec`` when a message is first used.
 
 Left out on purpose, though they are on hot paths:
 
 * ``mj.rules.classical.rules``: other rule systems subclass :class:`ClassicalRules`
-  in Python, which a compiled class forbids (so ``mj.rules.ims.rules``, one of them,
-  stays Python too; the IMS legal moves and scorer it calls are compiled);
+  in Python, which a compiled class forbids (so ``mj.rules.ims.rules`` and
+  ``mj.rules.beijing.rules``, two of them, stay Python too; the legal moves and scorers
+  they call are compiled);
 * ``mj.robot.personality`` and ``mj.rules.options``: their frozen dataclasses travel
   to the arena's worker processes by pickle, which mypyc's frozen classes refuse.
 
@@ -49,6 +54,7 @@ MODULES: Final = (
     "mj.hand.complete",
     "mj.hand.counting",
     "mj.hand.distance",
+    "mj.hand.wild",
     "mj.game.engine",
     "mj.game.seat",
     "mj.game.sends",
@@ -61,12 +67,17 @@ MODULES: Final = (
     "mj.rules.classical.settlement",
     "mj.rules.ims.moves",
     "mj.rules.ims.scoring",
+    "mj.rules.beijing.moves",
+    "mj.rules.beijing.scoring",
+    "mj.rules.beijing.wilds",
     "mj.robot.agent",
     "mj.robot.declare",
     "mj.robot.defence",
     "mj.robot.evaluate",
     "mj.robot.levels",
     "mj.robot.strategy",
+    "mj.robot.ims",
+    "mj.robot.beijing",
     "mj.seatview",
     "mj.table",
     "mj.arena.exchange",

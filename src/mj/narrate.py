@@ -73,4 +73,5 @@ _HANDLERS: dict[type, Callable[[Narrator, Any], str | None]] = {
     C.HandScore: _score,
     C.Settlement: lambda n, m: "  Settlement:\n" + "\n".join(f"      {x}" for x in m.explanation.splitlines() if x),
     C.GameOver: lambda n, m: "\n=== Game over ===",
+    C.WildIndicator: lambda n, m: f"{code(m.tile)} is turned up as the wild indicator",
 }

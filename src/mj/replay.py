@@ -114,7 +114,7 @@ def _resent(entries: Sequence[LogEntry]) -> set[int]:
 
 
 #: The only sent messages that tell what a wall held (decoding just these keeps reading a log cheap).
-_WALL_MESSAGES = ("NewHand ", "PlayerDraws ", "PlayerDrawsLoose ")
+_WALL_MESSAGES = ("NewHand ", "PlayerDraws ", "PlayerDrawsLoose ", "WildIndicator ")
 
 
 def _hands_of(entries: Sequence[LogEntry], history: Sequence[C.CMsg] = ()) -> list[Hand]:
@@ -132,8 +132,8 @@ def _hands_of(entries: Sequence[LogEntry], history: Sequence[C.CMsg] = ()) -> li
         if isinstance(msg, C.NewHand):
             live, loose = [], []
             hands.append((live, loose, msg.start_wall, msg.start_stack))
-        elif isinstance(msg, C.PlayerDraws):
-            live.append(msg.tile)
+        elif isinstance(msg, C.PlayerDraws | C.WildIndicator):
+            live.append(msg.tile)  # the indicator is turned up from the head of the live wall
         elif isinstance(msg, C.PlayerDrawsLoose):
             loose.append(msg.tile)
     return hands
@@ -299,8 +299,11 @@ def _save_text(start: _Start, walls: LoggedWalls) -> str:
     messages.append(game)
     messages.extend(C.GameOption(0, entry) for entry in start.settings.option_entries)
     if start.history:
-        flowers = next((bool(e.value) for e in start.settings.option_entries if e.name == "Flowers"), True)
-        wall, _, _ = walls.next_hand(flowers)
+        rules = start.settings.rules
+        options = rules.new_options()
+        for entry in start.settings.option_entries:
+            options.apply_entry(entry)
+        wall, _, _ = walls.next_hand(rules.flowers(options))
         messages.append(C.Wall(tiles.codes(wall)))
         messages.extend(start.history)
     return format_save(messages)

@@ -5,6 +5,11 @@ read back with the same decoder; every line must decode as a controller message.
 The original writes garbage in its ``# CompletedRounds`` comment and never reads it
 back; we write the number and read it when it parses (§16 item 7), which old files
 and the original's loader both tolerate.
+
+A save of a rule system the original cannot play (Beijing) adds one more comment,
+``# AfterDraw 1 BankerHands 3``: whether the hand before the saved one was drawn and
+how many hands its banker had dealt in a row before it, which the Game line does not
+say and Beijing's Upstairs doubles depend on. Classical saves stay the original's.
 """
 
 from __future__ import annotations
@@ -12,7 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from mj import tiles
 from mj.protocol import cmsg as C
@@ -21,7 +26,11 @@ from mj.protocol.framing import ENCODING, LineDecoder, encode_line
 from mj.rules.options import GameOptions, OptionEntry, OptionError, check_entry
 from mj.tiles import Tile
 
+if TYPE_CHECKING:  # the rule systems are not needed to read a classical save
+    from mj.rules.ruleset import Ruleset
+
 _COMPLETED = re.compile(r"CompletedRounds\s+(\d+)\s*$")
+_HAND_START = re.compile(r"AfterDraw\s+([01])\s+BankerHands\s+(\d{1,9})\s*$")
 
 #: Player ids are C ints in the original's clients.
 MAX_PLAYER_ID: Final = 2**31 - 1
@@ -45,6 +54,10 @@ class SavedGame:
     completed_rounds: int | None
     wall: tuple[Tile, ...] | None
     history: tuple[C.CMsg, ...]
+    #: The hand before the saved one was drawn (``# AfterDraw``; classical saves never say).
+    after_draw: bool = False
+    #: Hands the saved hand's banker had dealt in a row before it (``# BankerHands``).
+    banker_hands: int = 0
 
 
 def format_save(messages: Sequence[C.CMsg]) -> str:
@@ -56,14 +69,23 @@ def completed_rounds_comment(rounds: int) -> C.Comment:
     return C.Comment(f"CompletedRounds {rounds:6d}")
 
 
-def parse_save(text: str) -> SavedGame:
-    """Read a save file; raise :class:`SaveFileError` naming the first bad line."""
+def hand_start_comment(after_draw: bool, banker_hands: int) -> C.Comment:
+    """The comment of a non-classical save that keeps what the saved hand began after (module documentation)."""
+    return C.Comment(f"AfterDraw {int(after_draw)} BankerHands {banker_hands}")
+
+
+def parse_save(text: str, rules: Ruleset | None = None) -> SavedGame:
+    """Read a save file of a game under ``rules`` (default classical).
+
+    Raise :class:`SaveFileError` naming the first bad line.
+    """
     decoder = LineDecoder(max_line=len(text) + 2)
     lines = decoder.feed(text.encode(ENCODING, errors="replace"))  # a last line without its newline: cut off
     players: list[C.Player] = []
     game: C.Game | None = None
     options: list[OptionEntry] = []
     completed: int | None = None
+    hand_start = (False, 0)
     wall: tuple[Tile, ...] | None = None
     history: list[C.CMsg] = []
     for number, line in enumerate(lines, 1):
@@ -78,6 +100,9 @@ def parse_save(text: str) -> SavedGame:
             if found:
                 digits = found.group(1).lstrip("0") or "0"
                 completed = int(digits) if len(digits) <= 9 else 10**9  # checked against NumRounds below
+            started = _HAND_START.match(message.text.strip())
+            if started:
+                hand_start = (started.group(1) == "1", int(started.group(2)))
         elif isinstance(message, C.Player) and game is None:
             players.append(message)
         elif isinstance(message, C.Game) and game is None:
@@ -102,17 +127,18 @@ def parse_save(text: str) -> SavedGame:
     seated = {game.east, game.south, game.west, game.north}
     if len(seated) != 4 or {p.id for p in players} != seated or len(players) != 4:
         raise SaveFileError("the Player lines do not match the four seats of the Game line")
-    game_options = GameOptions()
+    game_options = rules.new_options() if rules is not None else GameOptions()
     for entry in options:
         game_options.apply_entry(entry)
     _check_game(game, game_options, completed)
     if wall is not None:
-        problem = tiles.wall_problem(wall, game_options.flag("Flowers"))
+        flowers = rules.flowers(game_options) if rules is not None else game_options.flag("Flowers")
+        problem = tiles.wall_problem(wall, flowers)
         if problem is not None:
             raise SaveFileError(f"Wall line: {problem}")
         if not history or not isinstance(history[0], C.NewHand):
             raise SaveFileError("the hand history must start with NewHand")
-    return SavedGame(tuple(players), game, tuple(options), completed, wall, tuple(history))
+    return SavedGame(tuple(players), game, tuple(options), completed, wall, tuple(history), *hand_start)
 
 
 def _check_game(game: C.Game, options: GameOptions, completed: int | None) -> None:
@@ -131,6 +157,6 @@ def _check_game(game: C.Game, options: GameOptions, completed: int | None) -> No
     scores = (game.east_score, game.south_score, game.west_score, game.north_score)
     if not all(abs(score) <= MAX_SCORE for score in scores):
         raise SaveFileError(f"Game line: a score is beyond {MAX_SCORE} (in either direction)")
-    if completed is not None and not 0 <= completed < options["NumRounds"]:
-        rounds = options["NumRounds"]
+    rounds = options["NumRounds"] if "NumRounds" in options else 1  # noqa: SIM401 (GameOptions has no get): a system without it plays one
+    if completed is not None and not 0 <= completed < rounds:
         raise SaveFileError(f"CompletedRounds ({completed}) must be below the game's NumRounds ({rounds})")

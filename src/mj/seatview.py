@@ -28,7 +28,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from enum import Enum
 from itertools import chain
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final, cast
 
 from mj import tiles
 from mj.hand import counts, wait_indices
@@ -38,10 +38,8 @@ from mj.protocol import pmsg as P
 from mj.protocol.fields import ChowPosition
 from mj.rules.base import Course, DeadWallPolicy, WinSource
 from mj.rules.options import GameOptions
+from mj.rules.ruleset import Ruleset, tiles_to_draw
 from mj.tiles import BLANK, Tile, kind_index
-
-if TYPE_CHECKING:  # the rule systems read views: a cycle for annotations only
-    from mj.rules.ruleset import Ruleset
 
 #: How far the claimed tile sits from the lowest tile of the chow, by position (§2.4).
 CHOW_OFFSET: Final = {ChowPosition.LOWER: 0, ChowPosition.MIDDLE: 1, ChowPosition.UPPER: 2}
@@ -255,6 +253,10 @@ class SeatView:
         self.payments: list[tuple[int, int, int]] = []
         #: (player, tile) of each hidden concealed kong named when the hand ended.
         self.revealed_kongs: list[tuple[int, Tile]] = []
+        #: The wild indicator turned up after the deal (mj's ``WildIndicator``), None without one.
+        self.indicator: Tile | None = None
+        #: Where in :attr:`timeline` the tiles this seat let pass begin (its last turn, or the last pung or kong).
+        self._pass_from = 0
         self._deal_draws = 0
         self._deal_size = len(self.rules.deal_order())
         self._last_source = WinSource.WALL
@@ -265,6 +267,8 @@ class SeatView:
         self._live_end = wall - policy.size
         self._dead_left = policy.size
         self._drawn_live = 0
+        #: Kongs made this hand, by anyone (the rule system's end of the wall may depend on them).
+        self._kongs = 0
         for player in self.players.values():
             player.new_hand()
 
@@ -327,8 +331,10 @@ class SeatView:
 
     @property
     def live_tiles(self) -> int:
-        """Tiles left in the live wall (exact as long as the options are known)."""
-        return max(0, self._live_end - self._drawn_live)
+        """Tiles still to be drawn before the hand is drawn, the rule system's end of the wall counted
+        (:func:`~mj.rules.ruleset.tiles_to_draw`; exact as long as the options are known and no kong is made)."""
+        live = max(0, self._live_end - self._drawn_live)
+        return tiles_to_draw(self.rules, live, live + self._dead_left, self._kongs, self.options)
 
     @property
     def seven_pairs(self) -> bool:
@@ -405,6 +411,18 @@ class SeatView:
                 kinds.add(kind_index(record.tile))
         return kinds
 
+    @property
+    def wild(self) -> Tile | None:
+        """The wild tile the indicator names under this seat's rule system (None: no indicator, no wilds)."""
+        return self.rules.wild_of(self.indicator) if self.indicator is not None else None
+
+    def passed(self) -> tuple[Tile, ...]:
+        """Others' discards this seat let pass since its last turn or the last pung or kong, the open one excepted."""
+        pending = self.pending
+        open_serial = pending.serial if pending is not None and pending.kong is None else -1
+        later = self.timeline[self._pass_from :]
+        return tuple(r.tile for r in later if r.who != self.my_id and r.serial != open_serial)
+
     def legal_moves(self) -> list[P.PMsg]:
         """The moves this seat may make now, by its rule system (worked out once per change of the view)."""
         if self._legal[0] != self._changes:
@@ -433,7 +451,17 @@ class SeatView:
 
     def apply(self, msg: C.CMsg) -> bool:
         """Take one controller message into account; False for the kinds that change no view."""
-        handler = _HANDLERS.get(type(msg))
+        kind = type(msg)
+        # The two commonest messages called directly: a handler from the table is called as a Python object.
+        if kind is _DRAWS:
+            self._changes += 1
+            self._draws(cast(C.PlayerDraws, msg))
+            return True
+        if kind is _DISCARDS:
+            self._changes += 1
+            self._discards(cast(C.PlayerDiscards, msg))
+            return True
+        handler = _HANDLERS.get(kind)
         if handler is None:
             return False
         self._changes += 1
@@ -522,6 +550,7 @@ class SeatView:
             self.last_drawn = tile
             self.after_claim = False
             self._last_source = source
+            self._pass_from = len(self.timeline)
         if self.phase is Phase.PLAYING:
             self.turn = pid
             self.pending = None
@@ -614,13 +643,17 @@ class SeatView:
             if pid == self.my_id:
                 self.after_claim = True
                 self.last_drawn = None
+                self._pass_from = len(self.timeline)
+            if meld.kind is not MeldKind.CHOW:
+                self._pass_from = len(self.timeline)
         self._lose(pid, from_hand)
         self.player(pid).melds.append(meld)
 
     def _pungs(self, msg: C.PlayerPungs) -> None:
         self._claimed(msg.id, pung(msg.tile, False), (msg.tile, msg.tile))
 
-    def _kongs(self, msg: C.PlayerKongs) -> None:
+    def _claims_kong(self, msg: C.PlayerKongs) -> None:
+        self._kongs += 1
         self._claimed(msg.id, kong(msg.tile, KongOrigin.CLAIMED), (msg.tile,) * 3)
 
     def _chows(self, msg: C.PlayerChows) -> None:
@@ -657,6 +690,8 @@ class SeatView:
         self._forms(msg.id, special(tuple(tiles.parse_many(msg.tiles)), True))
 
     def _closed_kong(self, msg: C.PlayerDeclaresClosedKong) -> None:
+        self._pass_from = len(self.timeline)
+        self._kongs += 1
         self._lose(msg.id, (msg.tile,) * 4)
         self.player(msg.id).melds.append(kong(msg.tile, KongOrigin.CONCEALED))
         if not self.course.hides_concealed_kongs:  # a hidden kong cannot be robbed: the loose tile follows
@@ -672,6 +707,11 @@ class SeatView:
                 melds[i] = kong(msg.tile, KongOrigin.CONCEALED)
                 return
 
+    def _wild_indicator(self, msg: C.WildIndicator) -> None:
+        """The indicator comes off the head of the live wall."""
+        self._drawn_live += 1
+        self.indicator = msg.tile
+
     def _score_figure(self, msg: C.ScoreFigure) -> None:
         self.score_figures.setdefault(msg.id, []).append((msg.name, msg.value))
 
@@ -679,6 +719,8 @@ class SeatView:
         self.payments.append((msg.payer, msg.payee, msg.amount))
 
     def _adds_to_pung(self, msg: C.PlayerAddsToPung) -> None:
+        self._kongs += 1
+        self._pass_from = len(self.timeline)
         self._lose(msg.id, (msg.tile,))
         melds = self.player(msg.id).melds
         for i, meld in enumerate(melds):
@@ -780,6 +822,9 @@ class SeatView:
             self.concealed.append(msg.newtile)
 
 
+_DRAWS: Final = C.PlayerDraws
+_DISCARDS: Final = C.PlayerDiscards
+
 _CLAIM_WORDS: Final[dict[type[C.CMsg], str]] = {
     C.PlayerClaimsChow: "chow",
     C.PlayerClaimsPung: "pung",
@@ -804,7 +849,7 @@ _HANDLERS: Final[dict[type[C.CMsg], Callable[[SeatView, Any], None]]] = {
     C.PlayerDeclaresSpecial: SeatView._declares_special,
     C.PlayerDiscards: SeatView._discards,
     C.PlayerPungs: SeatView._pungs,
-    C.PlayerKongs: SeatView._kongs,
+    C.PlayerKongs: SeatView._claims_kong,
     C.PlayerChows: SeatView._chows,
     C.PlayerPairs: SeatView._pairs,
     C.PlayerSpecialSet: SeatView._special_set,
@@ -820,6 +865,7 @@ _HANDLERS: Final[dict[type[C.CMsg], Callable[[SeatView, Any], None]]] = {
     C.PlayerRevealsConcealedKong: SeatView._reveals_kong,
     C.HandScore: SeatView._hand_score,
     C.ScoreFigure: SeatView._score_figure,
+    C.WildIndicator: SeatView._wild_indicator,
     C.Payment: SeatView._payment,
     C.Settlement: SeatView._settlement,
     C.WashOut: SeatView._washout,

@@ -25,7 +25,14 @@ from mj.protocol.fields import ChowPosition, PlayerOption, ProtocolError
 from mj.rules.classical.rules import CLASSICAL
 from mj.rules.options import OptionEntry
 from mj.rules.ruleset import Ruleset
-from mj.savefile import MAX_PLAYER_ID, SaveFileError, completed_rounds_comment, format_save, parse_save
+from mj.savefile import (
+    MAX_PLAYER_ID,
+    SaveFileError,
+    completed_rounds_comment,
+    format_save,
+    hand_start_comment,
+    parse_save,
+)
 from mj.tiles import GlibcRandom, Tile
 
 #: Refused ids: negative ones collide with the server's own values (-1 is "no manager").
@@ -225,7 +232,7 @@ class Table:
     def load(self, text: str) -> None:
         """Resume the game of a save file (``--load-game``): its players must then join again."""
         try:
-            saved = parse_save(text)
+            saved = parse_save(text, self.settings.rules)
             game = restore_game(saved, self.walls, self._config(), keep_rounds=not self.settings.original_quirks)
         except SaveFileError as exc:
             raise LoadError(str(exc)) from None
@@ -522,6 +529,7 @@ class Table:
         messages: list[C.CMsg] = [C.Player(p, self._name_of(p)) for p in game.seating]
         messages.append(game.hand_start if game.hands_started else game.game_message(self.protocol))
         messages.append(completed_rounds_comment(game.completed_rounds))
+        messages.extend(self._hand_start_comment(game))
         messages.extend(C.GameOption(0, entry) for entry in game.options.entries())
         if not game.hands_started:
             return messages, []
@@ -543,6 +551,7 @@ class Table:
         self._hand_files += 1
         messages: list[C.CMsg] = [C.Player(p, self._name_of(p)) for p in game.seating]
         messages.append(game.hand_start)
+        messages.extend(self._hand_start_comment(game))
         messages.extend(C.GameOption(0, entry) for entry in game.options.entries())
         messages.append(C.Wall(tiles.codes(game.hand_wall)))
         settled = max(i for i, m in enumerate(game.history) if isinstance(m, C.Settlement))
@@ -550,6 +559,13 @@ class Table:
         saved = self.saver(f"hand-{self._hand_files:02d}.mjs", format_save(messages))
         if saved is not None:
             self.save_name = saved
+
+    def _hand_start_comment(self, game: Game) -> list[C.CMsg]:
+        """What the saved hand began after, for a rule system the original cannot play (classical saves
+        stay the original's; :func:`mj.savefile.hand_start_comment`)."""
+        if not game.hands_started or not needs_extension(self.settings.rules):
+            return []
+        return [hand_start_comment(game.after_draw, game.banker_hands)]
 
     def _name_of(self, player: int) -> str:
         record = self._record(player)
@@ -781,8 +797,11 @@ class Table:
     def _create_game(self) -> None:
         settings = self.settings
         ids = [r.id for r in self.players]
+        drawn = settings.rules.draw_seats(self.rng, ids) if settings.fixed_seating is None else None
         if settings.fixed_seating is not None:
             seating = list(settings.fixed_seating)
+        elif drawn is not None:
+            seating = drawn
         elif settings.random_seats:
             seating = tiles.random_seating(self.rng, ids)
         elif settings.id_order_seats:

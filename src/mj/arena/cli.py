@@ -31,6 +31,7 @@ EPILOG = textwrap.dedent(
                                     hiddenness, majorness, suitness 0..1 (lists of up to 5), hysteresis >= 0
       chowness=0,-0.9,hiddenness=1  a word without '=' continues the list before it
       name=Cautious,level=3         name: the player's label in the report
+      level=3,generic=1             the generic level even where the rules have a strategy of their own
       {DEFAULT_WORD}                       the default robot
     example: mj arena --games 40 --option NumRounds=1 level=1 level=2 level=3 level=1,chowness=-1
     """

@@ -32,7 +32,8 @@ def game_options(
         try:
             if warning is not None:
                 raise OptionError(warning)
-            check_value(entry.name, entry.value)
+            known = options.entry(entry.name)
+            check_value(entry.name, entry.value, known.allowed, known.bounds)
         except OptionError as exc:
             raise SpecError(f"{option_file}: {entry.name}: {exc}") from None
     for setting in settings:

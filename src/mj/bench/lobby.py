@@ -38,6 +38,20 @@ from typing import Any
 import aiohttp
 
 Json = dict[str, Any]
+#: ``mj`` run under cProfile counting the event loop thread's CPU time, not the wall clock: on a busy
+#: machine the wall clock charges each function with the time the lobby waited to be scheduled.
+PROFILED = """
+import cProfile, runpy, sys, time
+output = sys.argv.pop(1)
+profile = cProfile.Profile(time.thread_time)
+sys.argv[0] = "mj"
+try:
+    profile.runcall(runpy.run_module, "mj.cli", run_name="__main__")
+except SystemExit:
+    pass
+finally:
+    profile.dump_stats(output)
+"""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -47,6 +61,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--think", type=float, default=2.0, help="a person's mean time to move (default %(default)s)")
     parser.add_argument("--target", type=float, default=50.0, help="p99 latency held, in ms (default %(default)s)")
     parser.add_argument("--level", type=int, default=1, help="the robots' level (default %(default)s)")
+    parser.add_argument("--profile", type=Path, metavar="FILE",
+                        help="run the lobby under cProfile, its profile written here (read with pstats)")  # fmt: skip
 
 
 def run(args: argparse.Namespace) -> int:
@@ -63,10 +79,11 @@ def run(args: argparse.Namespace) -> int:
 
 async def _bench(steps: Sequence[int], args: argparse.Namespace) -> int:
     with tempfile.TemporaryDirectory(prefix="mj-bench-lobby-") as folder:
+        command = ["lobby", "--http", "127.0.0.1:0", "--db", f"sqlite:///{folder}/lobby.db"]
+        start = ["-m", "mj.cli"] if args.profile is None else ["-c", PROFILED, str(args.profile.resolve())]
         lobby = subprocess.Popen(
-            [sys.executable, "-m", "mj.cli", "lobby", "--http", "127.0.0.1:0", "--db", f"sqlite:///{folder}/lobby.db"],
-            stdout=subprocess.PIPE, stdin=subprocess.DEVNULL, cwd=folder,
-        )  # fmt: skip
+            [sys.executable, *start, *command], stdout=subprocess.PIPE, stdin=subprocess.DEVNULL, cwd=folder
+        )
         try:
             assert lobby.stdout is not None
             line = await asyncio.get_running_loop().run_in_executor(None, lobby.stdout.readline)
@@ -78,7 +95,7 @@ async def _bench(steps: Sequence[int], args: argparse.Namespace) -> int:
         finally:
             lobby.terminate()
             try:
-                lobby.wait(10)
+                lobby.wait(60)
             except subprocess.TimeoutExpired:
                 lobby.kill()
                 lobby.wait()

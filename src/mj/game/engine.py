@@ -143,6 +143,10 @@ class Game:
         self.hand_wall: list[Tile] = []
         self.last_winner: int | None = None
         self.hands_started = 0
+        #: The hand before the current one was drawn.
+        self.after_draw = False
+        #: Hands the dealer had dealt in a row before the current one.
+        self.banker_hands = 0
         #: The Game message as the current (or last) hand began, for hand-history files.
         self.hand_start = self.game_message(config.protocol)
         self._out: list[Send] = []
@@ -161,6 +165,17 @@ class Game:
         self.winning: Winning | None = None
         #: Every tile discarded this hand, claimed or not (for the end-of-wall danger).
         self.discarded: Counter[Tile] = Counter()
+        #: The wild indicator turned up after the deal (:attr:`Course.wild_indicator`).
+        self.indicator: Tile | None = None
+        #: Kongs made this hand (the end of the wall may depend on them).
+        self.kongs = 0
+        #: Every discard of the hand as (seat, tile, serial), claimed or not.
+        self.timeline: list[tuple[int, Tile, int]] = []
+        #: By seat: where in :attr:`timeline` the tiles it let pass begin (its last turn, or the last pung or kong).
+        self.pass_from = [0, 0, 0, 0]
+        #: The first discards of the hand while nobody has made a set; ``opening_open`` until somebody has.
+        self.opening: list[Tile] = []
+        self.opening_open = True
 
     # ------------------------------------------------------------------ queries
 
@@ -345,9 +360,24 @@ class Game:
         raise IllegalMove("Can't declare a Wash-Out")
 
     def _query_mahjong(self, player: int, msg: P.QueryMahJong) -> None:
-        seat = self.seats[self.seat_index(player)]
-        concealed = [*seat.concealed, msg.tile] if msg.tile != BLANK else seat.concealed
-        self._send(player, C.CanMahJong(msg.tile, self._is_mahjong(seat, concealed)))
+        """Whether the player could go out with ``msg.tile`` from another (BLANK: with the hand as it is):
+        the rule system's answer, as to a real claim or Mah-Jong (wild tiles and their rules included)."""
+        index = self.seat_index(player)
+        seat = self.seats[index]
+        if msg.tile != BLANK:
+            pending = self.pending
+            fed = pending is not None and pending.tile == msg.tile
+            robbed = fed and pending is not None and pending.kong is not None
+            source = WinSource.ROBBED_KONG if robbed else WinSource.DISCARD
+            feeder = pending.seat if fed and pending is not None else None
+            answer = self._goes_out(index, [*seat.concealed, msg.tile], msg.tile, source, feeder)
+        else:
+            tile = seat.concealed[-1] if seat.concealed else BLANK
+            source = WinSource.WALL
+            if self.last_draw is not None and index == self.turn:
+                tile, source = self.last_draw
+            answer = self._goes_out(index, seat.concealed, tile, source, None)
+        self._send(player, C.CanMahJong(msg.tile, answer))
 
     def _swap_tile(self, player: int, msg: P.SwapTile) -> None:
         if not self.config.debug:
@@ -402,8 +432,11 @@ class Game:
         self._open_pause("to start play", exempt=self.east)
 
     def _start_hand(self) -> None:
-        if self.rules.dealer_rotates(self.last_winner, self.hands_as_east):
+        rotates = self.rules.dealer_rotates(self.last_winner, self.hands_as_east)
+        if rotates:
             self._rotate()
+        self.after_draw = self.hands_started > 0 and self.last_winner is None
+        self.banker_hands = 0 if rotates or self.hands_started == 0 else self.banker_hands + 1
         self.last_winner = None
         wall_tiles, start_wall, start_stack = self.walls.next_hand(self.rules.flowers(self.options))
         self.hands_started += 1
@@ -416,6 +449,8 @@ class Game:
         self._broadcast(C.NewHand(self.east, start_wall, start_stack))
         for seat in self.rules.deal_order():
             self._deal_one(seat)
+        if self.course.wild_indicator:
+            self._turn_indicator()
         for seat in range(4):
             self._info_tiles(seat)
         self.phase = Phase.DECLARING
@@ -445,6 +480,13 @@ class Game:
         self._broadcast(C.PlayerDeclaresSpecial(seat.player, flower))
         return self._draw_loose(index)
 
+    def _turn_indicator(self) -> None:
+        """The next live tile turned up for all to see: it names the wild tiles and is out of play."""
+        tile = self.wall.draw_live()
+        assert tile is not None, "a wall always holds a deal and an indicator"
+        self.indicator = tile
+        self._broadcast(C.WildIndicator(tile))
+
     def _deal_one(self, seat: int) -> None:
         tile = self.wall.draw_live()
         assert tile is not None, "a wall always holds a deal"
@@ -464,7 +506,7 @@ class Game:
     # -- drawing
 
     def _draw_live(self, seat: int) -> bool:
-        tile = None if self.rules.wall_ends(self.wall.tiles_left) else self.wall.draw_live()
+        tile = None if self.rules.wall_ends(self.wall.tiles_left, self.kongs, self.options) else self.wall.draw_live()
         if tile is None:
             self._wash_out("wall exhausted")
             return False
@@ -477,7 +519,7 @@ class Game:
         return True
 
     def _draw_loose(self, seat: int) -> bool:
-        tile = None if self.rules.wall_ends(self.wall.tiles_left) else self.wall.draw_loose()
+        tile = None if self.rules.wall_ends(self.wall.tiles_left, self.kongs, self.options) else self.wall.draw_loose()
         if tile is None:
             self._wash_out("wall exhausted")
             return False
@@ -491,6 +533,7 @@ class Game:
 
     def _receive(self, seat: int, tile: Tile, source: WinSource) -> None:
         self.seats[seat].concealed.append(tile)
+        self.pass_from[seat] = len(self.timeline)
         self.last_draw = (tile, source)
         self.after_claim = False
         self.just_punged = None
@@ -523,10 +566,14 @@ class Game:
             raise IllegalMove("You can't discard that tile")
         seat.remove(tile)
         seat.discards.append(tile)
+        seat.thrown.append(tile)
         self.discarded[tile] += 1
         seat.has_discarded = True
         seat.calling = seat.calling or msg.calling
         self.serial += 1
+        self.timeline.append((index, tile, self.serial))
+        if self.opening_open and len(self.opening) < 4:
+            self.opening.append(tile)
         self.kong_chain = 0
         self.pending = PendingTile(tile, self.serial, index)
         self.phase = Phase.DISCARDED
@@ -541,9 +588,11 @@ class Game:
             raise IllegalMove("Can't declare a closed kong now")
         if not seat.holds(msg.tile, 4):
             raise IllegalMove("Don't have the tiles for that kong")
+        self._check_forbidden(index, msg, msg.tile)
         seat.remove(msg.tile, 4)
         seat.melds.append(kong(msg.tile, KongOrigin.CONCEALED))
         seat.play_melds += 1
+        self._set_made(MeldKind.KONG)
         if self.course.hides_concealed_kongs:
             self._hidden_kong(index, msg.tile)
             return
@@ -578,8 +627,10 @@ class Game:
             raise IllegalMove("Can't make a kong now")
         if tile not in seat.concealed:
             raise IllegalMove("Don't have the tiles for that kong")
+        self._check_forbidden(index, msg, tile)
         seat.remove(tile)
         seat.melds[position] = kong(tile, KongOrigin.ANNEXED)
+        self._set_made(MeldKind.KONG)
         self._open_kong_window(index, tile, KongOrigin.ANNEXED)
         self._broadcast(C.PlayerAddsToPung(player, tile, self.serial))
         self._info_tiles(index)
@@ -687,6 +738,14 @@ class Game:
             source = WinSource.DISCARD if pending.kong is None else WinSource.ROBBED_KONG
             if not self._goes_out(index, [*seat.concealed, tile], tile, source, pending.seat):
                 raise IllegalMove("Can't mah-jong with that tile")
+        if kind is not Claim.MAHJONG:
+            move: P.PMsg
+            if kind is Claim.CHOW:
+                assert cpos is not None
+                move = P.Chow(serial, cpos)
+            else:
+                move = P.Pung(serial) if kind is Claim.PUNG else P.Kong(serial)
+            self._check_forbidden(index, move, tile)
         pending.claims[index] = (kind, cpos)
         announce: C.CMsg
         if kind is Claim.CHOW:
@@ -723,7 +782,9 @@ class Game:
         pending = self.pending
         assert pending is not None
         answers = [pending.claims.get(i, _NO_ANSWER)[0] for i in range(4)]
-        winners = self.rules.resolve_claims(pending.seat, answers, self.options)
+        # Nobody claimed (most discards): no claim can succeed, whatever the rule system's precedence.
+        passed = answers.count(Claim.NO_CLAIM) == 4
+        winners = () if passed else self.rules.resolve_claims(pending.seat, answers, self.options)
         if winners and not self.course.declares_hands and answers[winners[0]] is Claim.MAHJONG:
             self._win_on_tile(pending, winners)
             return
@@ -756,6 +817,7 @@ class Game:
             seat.remove(pending.tile, 2)
             seat.melds.append(pung(pending.tile, False))
             seat.play_melds += 1
+            self._set_made(MeldKind.PUNG)
             self.just_punged = pending.tile
             self._broadcast(C.PlayerPungs(player, pending.tile))
             self._info_tiles(best)
@@ -766,6 +828,7 @@ class Game:
             seat.remove(pending.tile, 3)
             seat.melds.append(kong(pending.tile, KongOrigin.CLAIMED))
             seat.play_melds += 1
+            self._set_made(MeldKind.KONG)
             self._broadcast(C.PlayerKongs(player, pending.tile))
             self.kong_chain = 1
             self._draw_loose(best)
@@ -795,7 +858,7 @@ class Game:
         wins = []
         for index in winners:
             winning = Winning(index, pending.tile, source, pending.tile, pending.seat)
-            winning.facts = self._win_facts(index, pending.tile, source, pending.seat)
+            winning.facts = self._win_facts(index, pending.tile, source, pending.seat, pending.kong)
             wins.append(winning)
             player = self.seating[index]
             if pending.kong is None:
@@ -821,6 +884,7 @@ class Game:
         self.pending = None
         self.phase = Phase.DISCARDING
         self.turn = claimer
+        self.pass_from[claimer] = len(self.timeline)
         self.after_claim = True
         self.just_punged = None
         self.last_draw = None
@@ -839,6 +903,7 @@ class Game:
             seat.remove(t)
         seat.melds.append(chow(min(pending.tile, *pair_tiles), False))
         seat.play_melds += 1
+        self._set_made(MeldKind.CHOW)
         player = self.seating[index]
         self._broadcast(C.PlayerChows(player, pending.tile, cpos))
         if not was_anypos:
@@ -858,23 +923,41 @@ class Game:
         player = self.seating[robber]
         self.phase = Phase.MAHJONGING
         self.winning = Winning(robber, pending.tile, WinSource.ROBBED_KONG, pending.tile, None)
-        self.winning.facts = self._win_facts(robber, pending.tile, WinSource.ROBBED_KONG, pending.seat)
+        self.winning.facts = self._win_facts(robber, pending.tile, WinSource.ROBBED_KONG, pending.seat, pending.kong)
         self._broadcast(C.PlayerRobsKong(player, pending.tile))
 
     # -- mah-jong declarations
-
-    def _is_mahjong(self, seat: Seat, concealed: list[Tile]) -> bool:
-        if any(t == BLANK for t in concealed):
-            return self.config.original_quirks
-        return self.rules.is_mahjong(seat.melds, concealed, self.options)
 
     def _goes_out(self, index: int, concealed: list[Tile], tile: Tile, source: WinSource, feeder: int | None) -> bool:
         """Whether seat ``index`` may go out holding ``concealed`` (the winning ``tile`` among them)."""
         if any(t == BLANK for t in concealed):
             return self.config.original_quirks
         seat = self.seats[index]
-        held = SeatHand(tuple(seat.melds), tuple(concealed), tuple(seat.specials), seat.wind, self.round_wind)
-        return self.rules.goes_out(held, self._win_facts(index, tile, source, feeder), self.options)
+        held = SeatHand(
+            tuple(seat.melds), tuple(concealed), tuple(seat.specials), seat.wind, self.round_wind, self.indicator
+        )
+        pending = self.pending
+        robbed = pending.kong if pending is not None and source is WinSource.ROBBED_KONG else None
+        return self.rules.goes_out(held, self._win_facts(index, tile, source, feeder, robbed), self.options)
+
+    def _passed(self, index: int) -> tuple[Tile, ...]:
+        """The others' discards seat ``index`` let pass since its last turn or the last pung or kong."""
+        later = self.timeline[self.pass_from[index] :]
+        return tuple(t for who, t, serial in later if who != index and serial != self.serial)
+
+    def _check_forbidden(self, index: int, move: P.PMsg, tile: Tile) -> None:
+        """The rule system's own limits on making a set (Beijing: no wild tile in one)."""
+        reason = self.rules.forbids(move, tile, self._seat_hand(index), self.options)
+        if reason:
+            raise IllegalMove(reason)
+
+    def _set_made(self, kind: MeldKind) -> None:
+        """A set was made: the hand's opening is over; after a pung or a kong nobody has let a tile pass."""
+        self.opening_open = False
+        if kind is not MeldKind.CHOW:
+            self.pass_from = [len(self.timeline)] * 4
+        if kind is MeldKind.KONG:
+            self.kongs += 1
 
     def _can_finish(self, melds: list[Meld], concealed: list[Tile]) -> bool:
         """Can the winner still complete a hand after declaring ``melds``?"""
@@ -1044,7 +1127,9 @@ class Game:
 
     def _seat_hand(self, index: int) -> SeatHand:
         seat = self.seats[index]
-        return SeatHand(tuple(seat.melds), tuple(seat.concealed), tuple(seat.specials), seat.wind, self.round_wind)
+        return SeatHand(
+            tuple(seat.melds), tuple(seat.concealed), tuple(seat.specials), seat.wind, self.round_wind, self.indicator
+        )
 
     def _score(self, index: int) -> None:
         seat = self.seats[index]
@@ -1077,7 +1162,9 @@ class Game:
         for winning in wins:
             seat = self.seats[winning.seat]
             held = [*seat.concealed, winning.tile] if winning.discarder is not None else list(seat.concealed)
-            hand = SeatHand(tuple(seat.melds), tuple(held), tuple(seat.specials), seat.wind, self.round_wind)
+            hand = SeatHand(
+                tuple(seat.melds), tuple(held), tuple(seat.specials), seat.wind, self.round_wind, self.indicator
+            )
             facts = winning.facts
             assert facts is not None
             result = self.rules.score(hand, facts, self.options, self.config.special_scores)
@@ -1158,7 +1245,9 @@ class Game:
                 return i
         return None
 
-    def _win_facts(self, index: int, tile: Tile, source: WinSource, feeder: int | None = None) -> Win:
+    def _win_facts(
+        self, index: int, tile: Tile, source: WinSource, feeder: int | None = None, robbed: KongOrigin | None = None
+    ) -> Win:
         seat = self.seats[index]
         visible = [0] * tiles.NUM_KINDS
         for s in self.seats:
@@ -1176,7 +1265,7 @@ class Game:
             source=source,
             melds_before_win=seat.play_melds,
             visible=tuple(visible),
-            last_tile=self.wall.live_left == 0,
+            last_tile=self.wall.live_left == 0 or self.rules.wall_ends(self.wall.tiles_left, self.kongs, self.options),
             heavens_blessing=index == 0 and nobody_discarded and source is not WinSource.DISCARD,
             earths_blessing=index != 0 and source is WinSource.DISCARD and not others_discarded,
             kong_upon_kong=source is WinSource.LOOSE and self.kong_chain >= 2,
@@ -1184,6 +1273,12 @@ class Game:
             hands_as_east=self.hands_as_east,
             winner_is_east=index == 0,
             feeder=feeder,
+            robbed=robbed,
+            discards=tuple(seat.thrown),
+            passed=self._passed(index),
+            opening=tuple(self.opening),
+            after_draw=self.after_draw,
+            banker_hands=self.banker_hands,
         )
 
     _handlers: ClassVar[dict[type, Callable[[Game, int, Any], None]]] = {}

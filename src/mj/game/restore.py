@@ -111,6 +111,7 @@ def restore_game(saved: SavedGame, later_walls: WallSource, config: Config, *, k
     game.start_announcement(config.protocol)
     for player in seating:
         game.apply(player, P.Ready())
+    game.after_draw, game.banker_hands = saved.after_draw, saved.banker_hands  # the saved hand has begun
     for number, item in enumerate(saved.history):
         if number >= len(game.history):
             _play(game, item, number)

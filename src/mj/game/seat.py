@@ -18,6 +18,8 @@ class Seat:
     melds: list[Meld] = field(default_factory=list)
     specials: list[Tile] = field(default_factory=list)
     discards: list[Tile] = field(default_factory=list)
+    #: Every tile this seat discarded this hand, claimed or not.
+    thrown: list[Tile] = field(default_factory=list)
     calling: bool = False
     has_discarded: bool = False
     #: Sets exposed during play, before anyone went mah-jong.

@@ -60,7 +60,9 @@ class Api:
         app.router.add_get("/api/players/{name}", self.one_player)
 
     async def rule_systems(self, _request: web.Request) -> web.Response:
-        return web.json_response({"rules": list(rules.playable()), "default": rules.DEFAULT})
+        return web.json_response(
+            {"rules": list(rules.playable()), "default": rules.DEFAULT, "systems": rules.systems()}
+        )
 
     async def list_tables(self, _request: web.Request) -> web.Response:
         rows = self.store.tables()[-LIST_LIMIT:]

@@ -12,9 +12,10 @@ from aiohttp import web
 
 from mj.lobby.accounts import Accounts
 from mj.lobby.api import Api
+from mj.lobby.fanout import Fanout
 from mj.lobby.live import Live
 from mj.lobby.seats import PAGE, LobbyGateway
-from mj.lobby.store import Store
+from mj.lobby.store import Lease, Store
 from mj.lobby.tables import Tables
 from mj.web.hosts import LOOPBACK_ONLY, HostPolicy
 
@@ -29,16 +30,18 @@ class Lobby:
     """One lobby process: its store, its tables and the application serving them."""
 
     def __init__(
-        self, store: Store, require_login: bool = False, robot_delay: float = 0.0, hosts: HostPolicy = LOOPBACK_ONLY
-    ) -> None:
+        self, store: Store, require_login: bool = False, robot_delay: float = 0.0, hosts: HostPolicy = LOOPBACK_ONLY,
+        lease: Lease | None = None,
+    ) -> None:  # fmt: skip
         self.store = store
         self._socket_dir = tempfile.TemporaryDirectory(prefix="mj-lobby-")
-        self.tables = Tables(store, Path(self._socket_dir.name), robot_delay)
+        self.tables = Tables(store, Path(self._socket_dir.name), robot_delay, lease)
         self.require_login = require_login
         self.accounts = Accounts(store)
         self.api = Api(store, self.tables, self.accounts, require_login)
         self.gateway = LobbyGateway(hosts)
-        self.live = Live(store, self.tables, self.accounts, self.gateway, require_login)
+        self.fanout = Fanout(store.url)
+        self.live = Live(store, self.tables, self.accounts, self.gateway, require_login, self.fanout)
 
     def application(self) -> web.Application:
         app = web.Application(client_max_size=MAX_BODY, middlewares=[self.gateway.served_hosts_only(), _headers])
@@ -54,8 +57,10 @@ class Lobby:
 
     async def _on_startup(self, _app: web.Application) -> None:
         await self.tables.resume()
+        self.fanout.start()
 
     async def _on_shutdown(self, _app: web.Application) -> None:
+        await self.fanout.close()
         await self.gateway.close()
         await self.tables.close()
         self._socket_dir.cleanup()

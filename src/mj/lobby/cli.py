@@ -5,8 +5,11 @@ from __future__ import annotations
 import argparse
 import asyncio
 import signal
+import socket
 import sys
 from typing import TYPE_CHECKING
+
+import uvloop
 
 from mj.lobby import DEFAULT_URL
 from mj.server.address import TcpAddress, parse_address
@@ -31,12 +34,21 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument(
         "--allow-host", action="append", default=[], metavar="NAME", help="also answer this host name (repeatable)"
     )
+    parser.add_argument(
+        "--name", metavar="NAME",
+        help="this process's name in the tables it plays (default: HOST:PORT of this machine); several lobby "
+        "processes on one database need names of their own, and a restarted one its old name",
+    )  # fmt: skip
+    parser.add_argument(
+        "--lease", type=float, default=15.0, metavar="SECONDS",
+        help="how long a table stays this process's without a renewal, before another may take it (%(default)s)",
+    )  # fmt: skip
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     from mj.lobby.app import Lobby
-    from mj.lobby.store import Store, StoreError
+    from mj.lobby.store import Lease, Store, StoreError
     from mj.web.hosts import HostPolicy
 
     http = parse_address(args.http)
@@ -48,9 +60,13 @@ def run(args: argparse.Namespace) -> int:
     except StoreError as exc:
         print(f"mj lobby: {exc}", file=sys.stderr)
         return 2
+    lease = Lease(args.name or f"{socket.gethostname()}:{http.port}", min(3600.0, max(1.0, args.lease)))
     try:
         hosts = HostPolicy.for_bind(http.host, args.allow_host)
-        return asyncio.run(_serve(Lobby(store, args.require_login, max(0.0, args.robot_delay), hosts), http))
+        lobby = Lobby(store, args.require_login, max(0.0, args.robot_delay), hosts, lease)
+        # uvloop, as mj-server: asyncio's loop in C, a fraction of the CPU per wake-up of a busy lobby
+        with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
+            return runner.run(_serve(lobby, http))
     except KeyboardInterrupt:
         return 130
     finally:

@@ -4,7 +4,8 @@ A seat is taken with ``POST /api/tables/ID/sit``: the answer's ``page`` is the x
 page showing that seat (its token in the address, kept by the browser). Spectators
 open the WebSocket ``/api/tables/ID/watch``, which sends ``{"type": "public",
 "lines": [...]}`` with the table's public lines (all so far, then each batch) and
-``{"type": "chat", "name", "text"}``. Chat in the lobby and at a table is stored with
+``{"type": "chat", "name", "text"}``, after a first ``{"type": "rules", "wild_of": {...}}``:
+the wild tile each indicator names at this table (empty without wilds). Chat in the lobby and at a table is stored with
 the table's game.
 """
 
@@ -17,12 +18,17 @@ from typing import Any, Final
 
 from aiohttp import WSMsgType, web
 
+from mj.lobby import rules
 from mj.lobby.accounts import COOKIE, AccountError, Accounts, check_name
 from mj.lobby.api import body, error, path_id
+from mj.lobby.fanout import Fanout
+from mj.lobby.public import public_view
 from mj.lobby.runner import TableRunner
 from mj.lobby.seats import PAGE, LobbyGateway, SeatError
 from mj.lobby.store import Store
 from mj.lobby.tables import Tables
+from mj.protocol import cmsg as C
+from mj.rules.ruleset import Ruleset
 
 Json = dict[str, Any]
 MAX_CHAT: Final = 300
@@ -34,9 +40,11 @@ MAX_SPECTATORS: Final = 200
 
 class Live:
     def __init__(
-        self, store: Store, tables: Tables, accounts: Accounts, gateway: LobbyGateway, require_login: bool
-    ) -> None:
+        self, store: Store, tables: Tables, accounts: Accounts, gateway: LobbyGateway, require_login: bool,
+        fanout: Fanout,
+    ) -> None:  # fmt: skip
         self.store = store
+        self.fanout = fanout
         self.require_login = require_login
         self.tables = tables
         self.accounts = accounts
@@ -53,8 +61,12 @@ class Live:
         app.router.add_get("/api/chat", self.read_lobby_chat)
 
     def _runner(self, request: web.Request) -> TableRunner:
-        runner = self.tables.runners.get(path_id(request, "table"))
+        table = path_id(request, "table")
+        runner = self.tables.runners.get(table)
         if runner is None:
+            row = self.store.table(table)
+            if row is not None and row.process is not None and row.process != self.tables.lease.process:
+                raise error(web.HTTPNotFound, f"table {table} is played by the lobby process {row.process}")
             raise error(web.HTTPNotFound, "no such table here")
         return runner
 
@@ -91,6 +103,9 @@ class Live:
         return web.json_response({"name": runner.add_robot()}, status=201)
 
     async def watch(self, request: web.Request) -> web.StreamResponse:
+        table = path_id(request, "table")
+        if table not in self.tables.runners:
+            return await self._watch_record(request, table)
         runner = self._runner(request)
         watchers = self.spectators.setdefault(runner.row.id, set())
         if len(watchers) >= MAX_SPECTATORS:
@@ -102,12 +117,13 @@ class Live:
         reader = asyncio.create_task(_drain(ws))
         lines = chat = 0
         try:
+            await ws.send_str(_rules_frame(runner.play.table.settings.rules))
             while not ws.closed:
                 changed = runner.changed
-                new_lines, new_chat = runner.play.public[lines : runner.published], runner.chat[chat:]
-                lines, chat = lines + len(new_lines), chat + len(new_chat)
-                if new_lines:
-                    await ws.send_str(json.dumps({"type": "public", "lines": new_lines}))
+                frame, new_chat = runner.public_frame(lines), runner.chat[chat:]
+                lines, chat = runner.published, chat + len(new_chat)
+                if frame is not None:
+                    await ws.send_str(frame)
                 for name, text in new_chat:
                     await ws.send_str(json.dumps({"type": "chat", "name": name, "text": text}))
                 if runner.finished and lines == len(runner.play.public):
@@ -122,6 +138,50 @@ class Live:
         finally:
             watchers.discard(ws)
             runner.spectators = len(watchers)
+            reader.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await reader
+            await ws.close()
+        return ws
+
+    async def _watch_record(self, request: web.Request, table: int) -> web.StreamResponse:
+        """A table another process plays (or played): its public lines read from the record as
+        they are stored, woken by that process's notifications (:mod:`mj.lobby.fanout`)."""
+        game = self.store.game_of_table(table)
+        if game is None:
+            raise error(web.HTTPNotFound, "no such table")
+        watchers = self.spectators.setdefault(table, set())
+        if len(watchers) >= MAX_SPECTATORS:
+            raise error(web.HTTPServiceUnavailable, "this table has as many spectators as it can take")
+        ws = web.WebSocketResponse(heartbeat=20, max_msg_size=1024)
+        await ws.prepare(request)
+        watchers.add(ws)
+        reader = asyncio.create_task(_drain(ws))
+        after = -1
+        try:
+            try:
+                ruleset: Ruleset | None = rules.ruleset(game.rules)
+            except rules.UnknownRules:
+                ruleset = None  # a system this process cannot play: the lines are shown, no wild marked
+            await ws.send_str(_rules_frame(ruleset))
+            while not ws.closed and not reader.done():
+                finished = self.store.game(game.id)
+                sent = self.store.sent_since(game.id, after)
+                if sent:
+                    after = sent[-1][0]
+                    lines = [line for line in (_public(text) for _, text in sent) if line is not None]
+                    if lines:
+                        await ws.send_str(json.dumps({"type": "public", "lines": lines}))
+                    continue  # more may be stored already (a long game read a chunk at a time)
+                if finished is None or finished.finished:
+                    break  # everything is sent: the game will say no more
+                waiter = asyncio.ensure_future(self.fanout.wait(game.id))
+                await asyncio.wait([reader, waiter], return_when=asyncio.FIRST_COMPLETED)
+                waiter.cancel()
+        except (ConnectionError, RuntimeError):
+            pass
+        finally:
+            watchers.discard(ws)
             reader.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await reader
@@ -151,6 +211,24 @@ class Live:
     async def read_lobby_chat(self, _request: web.Request) -> web.Response:
         lines = self.store.chat(None)
         return web.json_response([{"name": c.name, "text": c.text, "at": c.at.isoformat() + "Z"} for c in lines])
+
+
+def _public(line: str) -> str | None:
+    """A logged line as a spectator may see it (:mod:`mj.lobby.public`), as the table's owner sends it."""
+    try:
+        message = C.decode(line)
+    except ValueError:
+        return None
+    seen = public_view(message)
+    if seen is None:
+        return None
+    return line if seen is message else seen.encode()  # the line as logged: decoding trims some texts
+
+
+def _rules_frame(ruleset: Ruleset | None) -> str:
+    """A spectator's first frame: the wild tile each indicator names at the table (empty without wilds)."""
+    wild_of = rules.wild_tiles(ruleset) if ruleset is not None else {}
+    return json.dumps({"type": "rules", "wild_of": wild_of})
 
 
 def _chat_text(data: Json) -> str:

@@ -55,7 +55,12 @@ class LobbyTable(Base):
     #: "waiting" (seats free), "playing" or "finished".
     status: Mapped[str] = mapped_column(String(16))
     created_at: Mapped[datetime]
+    #: The account that created the table.
     owner_id: Mapped[int | None] = mapped_column(ForeignKey("accounts.id"))
+    #: The lobby process playing the table (its ``--name``), alone allowed to append its moves,
+    #: until ``lease_until``; another process may take the table over once the lease has run out.
+    process: Mapped[str | None] = mapped_column(String(100))
+    lease_until: Mapped[datetime | None]
 
 
 class GameRecord(Base):
@@ -145,3 +150,4 @@ class Rating(Base):
 
 
 Index("chat_by_table", ChatLine.table_id, ChatLine.id)
+Index("tables_by_process", LobbyTable.process, LobbyTable.status)

@@ -27,7 +27,7 @@ from mj.protocol import cmsg as C
 from mj.protocol import pmsg as P
 from mj.protocol.connect import EXTENDED_PROTOCOL_VERSION
 from mj.robot.agent import Robot
-from mj.robot.levels import make_strategy
+from mj.robot.systems import make_strategy
 from mj.table import Delivery, Table, TableSettings
 
 RECEIVED: Final = "<"

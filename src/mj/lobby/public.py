@@ -2,7 +2,7 @@
 
 The table logs each broadcast once and each private message to its recipient. A
 spectator is sent only the kinds of message that tell what everyone at the table
-is told (discards, claims, declared sets, flowers, scores ...), a player's draws
+is told (discards, claims, declared sets, flowers, the wild indicator, scores ...), a player's draws
 with the tile hidden, and chat to everybody; anything else (a player's own draws,
 the tiles of an InfoTiles, answers to queries, errors, options acknowledged, a
 player's passes on a claim) is left out. Concealed tiles become public only where
@@ -25,7 +25,7 @@ PUBLIC: Final = frozenset(
         C.PlayerRobsKong, C.PlayerClaimsChow, C.PlayerChows, C.PlayerFormsClosedChow, C.WashOut,
         C.PlayerClaimsMahJong, C.PlayerMahJongs, C.PlayerPairs, C.PlayerFormsClosedPair, C.PlayerShowsTiles,
         C.PlayerSpecialSet, C.PlayerFormsClosedSpecialSet, C.HandScore, C.Settlement, C.GameOver, C.GameOption,
-        C.ChangeManager,
+        C.ChangeManager, C.WildIndicator,
     }
 )  # fmt: skip
 

@@ -22,7 +22,7 @@ from mj.arena.options import game_options
 from mj.lobby import rules
 from mj.lobby.models import GameRecord, LobbyTable
 from mj.lobby.play import TablePlay, TableSetup
-from mj.lobby.store import Store
+from mj.lobby.recorder import Recorder
 from mj.protocol.framing import LineDecoder, LineTooLong, encode_line
 from mj.table import Delivery, TableSettings
 
@@ -63,9 +63,10 @@ class TableRunner:
     """A table's play in the event loop."""
 
     def __init__(
-        self, store: Store, row: LobbyTable, game: GameRecord, socket_path: Path, robot_delay: float = 0.0
+        self, recorder: Recorder, row: LobbyTable, game: GameRecord, socket_path: Path, robot_delay: float = 0.0
     ) -> None:
-        self.store = store
+        self.recorder = recorder
+        self.store = recorder.store
         #: Seconds between robots' moves (0: full speed), to watch robots play.
         self.robot_delay = robot_delay
         self.row = row
@@ -89,6 +90,8 @@ class TableRunner:
         self.changed = asyncio.Event()
         #: Spectators watching now.
         self.spectators = 0
+        #: The last spectators' message made: the range of public lines it holds, and its text.
+        self._frame: tuple[tuple[int, int], str] | None = None
         #: The table's chat from outside the game (spectators), oldest first: (name, text).
         self.chat: list[tuple[str, str]] = []
         self.error: str | None = None
@@ -158,16 +161,17 @@ class TableRunner:
     def flush(self) -> None:
         """Have what happened stored; once it is, send people what it caused (:meth:`_stored`).
 
-        The store writes in a thread of its own, one batch after the other in the order
-        they were handed over, so the event loop never waits for the disk and each
-        table's batches are stored, and their messages sent, in order.
+        The store writes in a thread of its own, the batches of all tables of one turn of
+        the event loop in one transaction (:mod:`mj.lobby.recorder`), in the order they were
+        handed over, so the event loop never waits for the disk and each table's batches
+        are stored, and their messages sent, in order.
         """
         batch, outbox, published = self.play.take_batch(), self.play.take_outbox(), len(self.play.public)
         self._set_timer()
         self._watch_absent()
         if self.play.queue:
             self._wake.set()
-        stored = asyncio.wrap_future(self.store.writer.submit(self.store.record, self.game.id, batch))
+        stored = self.recorder.record(self.game.id, batch)
         self._pending.append(stored)
         stored.add_done_callback(lambda done: self._stored(done, outbox, published))
 
@@ -243,6 +247,20 @@ class TableRunner:
         if record is not None and record.id in self.play.stand_ins:
             self.play.close(self.play.stand_ins[record.id])
             self.flush()
+
+    def public_frame(self, start: int) -> str | None:
+        """The spectators' message of the public lines stored from line ``start`` on (None: none yet).
+
+        Encoded once for all the spectators who have been sent the same lines (they
+        all ask with the same ``start`` after each batch): one slot, so a spectator
+        who comes later costs one more encoding, never memory.
+        """
+        end = self.published
+        if start >= end:
+            return None
+        if self._frame is None or self._frame[0] != (start, end):
+            self._frame = ((start, end), json.dumps({"type": "public", "lines": self.play.public[start:end]}))
+        return self._frame[1]
 
     def notify(self) -> None:
         """Wake whoever waits for news of this table."""

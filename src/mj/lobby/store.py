@@ -12,17 +12,18 @@ import json
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any, Final
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Engine, create_engine, event, func, insert, select, update
+from sqlalchemy import Engine, create_engine, event, func, insert, or_, select, text, update
 from sqlalchemy.engine import Connection, make_url
 from sqlalchemy.orm import Session, sessionmaker
 
 from mj.lobby import DEFAULT_URL
+from mj.lobby.fanout import CHANNEL
 from mj.lobby.models import (
     ChatLine,
     GameRecord,
@@ -34,6 +35,23 @@ from mj.lobby.models import (
 from mj.lobby.rating import rate_game
 
 MIGRATIONS: Final = Path(__file__).parent / "migrations"
+
+
+#: One notification per game stored (PostgreSQL), on :data:`mj.lobby.fanout.CHANNEL`.
+_NOTIFY: Final = text(f"SELECT pg_notify('{CHANNEL}', game) FROM unnest(CAST(:games AS text[])) AS game")
+#: The statuses of a table still to be played.
+UNFINISHED: Final = ("waiting", "playing")
+
+
+@dataclass(frozen=True, slots=True)
+class Lease:
+    """A lobby process's hold on the tables it plays: its name, and how long a claim or renewal lasts."""
+
+    process: str
+    seconds: float = 15.0
+
+    def until(self, at: datetime | None = None) -> datetime:
+        return (now() if at is None else at) + timedelta(seconds=self.seconds)
 
 
 class StoreError(ValueError):
@@ -134,6 +152,8 @@ class Store:
             self.engine.dispose()
             raise StoreError(f"cannot open database {make_url(url)!r}: {exc}") from None
         self.sessions = sessionmaker(self.engine, expire_on_commit=False)
+        #: Whether each stored group of batches is announced to other processes (PostgreSQL's NOTIFY).
+        self.notifies = self.engine.dialect.name == "postgresql"
         #: The thread that stores the tables' batches, one after the other (:meth:`record` through it).
         self.writer = ThreadPoolExecutor(1, thread_name_prefix="mj-lobby-store")
 
@@ -148,15 +168,52 @@ class Store:
 
     def create_table(
         self, rules: str, options: dict[str, object], robots: int, level: int, seed: int, turn_timer: int,
-        owner_id: int | None = None,
+        owner_id: int | None = None, lease: Lease | None = None,
     ) -> LobbyTable:  # fmt: skip
+        """A new table, held by ``lease``'s process (None: by none yet, any may claim it)."""
         with self.session() as s, s.begin():
             table = LobbyTable(
                 rules=rules, options=json.dumps(options, sort_keys=True), robots=robots, level=level, seed=seed,
                 turn_timer=turn_timer, status="waiting", created_at=now(), owner_id=owner_id,
+                process=None if lease is None else lease.process, lease_until=None if lease is None else lease.until(),
             )  # fmt: skip
             s.add(table)
         return table
+
+    def claim(self, lease: Lease, at: datetime | None = None) -> list[LobbyTable]:
+        """The unfinished tables ``lease``'s process may play from now on, taken in one statement:
+        its own, those of no process, and those whose lease ran out before ``at`` (now).
+
+        One ``UPDATE``: on PostgreSQL a row another process claims at the same moment is
+        re-checked after that process commits, so no table is ever taken by two.
+        """
+        at = now() if at is None else at
+        with self.session() as s, s.begin():
+            claimed = s.scalars(
+                update(LobbyTable)
+                .where(
+                    LobbyTable.status.in_(UNFINISHED),
+                    or_(LobbyTable.process == lease.process, LobbyTable.process.is_(None),
+                        LobbyTable.lease_until.is_(None), LobbyTable.lease_until < at),
+                )
+                .values(process=lease.process, lease_until=lease.until(at))
+                .returning(LobbyTable.id)
+            ).all()  # fmt: skip
+            if not claimed:
+                return []
+            return list(s.scalars(select(LobbyTable).where(LobbyTable.id.in_(claimed)).order_by(LobbyTable.id)))
+
+    def renew(self, lease: Lease, at: datetime | None = None) -> set[int]:
+        """Extend the lease of every unfinished table ``lease``'s process holds; their ids (a table
+        missing is one another process took after this one's lease ran out)."""
+        with self.session() as s, s.begin():
+            held = s.scalars(
+                update(LobbyTable)
+                .where(LobbyTable.status.in_(UNFINISHED), LobbyTable.process == lease.process)
+                .values(lease_until=lease.until(at))
+                .returning(LobbyTable.id)
+            ).all()
+        return set(held)
 
     def start_game(self, table: LobbyTable) -> GameRecord:
         """The game played at ``table`` from now on (its seats are recorded as players join)."""
@@ -174,15 +231,48 @@ class Store:
         if not batch:
             return
         with self.session() as s, s.begin():
-            if batch.moves:
-                s.execute(
-                    insert(Move),
-                    [
-                        {"game_id": game_id, "seq": seq, "direction": d, "connection": c, "text": t}
-                        for seq, d, c, t in batch.moves
-                    ],
-                )
-                s.execute(update(GameRecord).where(GameRecord.id == game_id).values(moves=batch.moves[-1][0] + 1))
+            self._append(s, [(game_id, batch)])
+
+    def record_all(self, batches: Sequence[tuple[int, Batch]]) -> list[Exception | None]:
+        """Append the batches of several games in one transaction (one commit, one wait for the disk);
+        for each, None or why it could not be stored.
+
+        Should the transaction fail, each batch is stored again in a transaction of its own,
+        so that a faulty batch (a table another process took over) fails alone.
+        """
+        try:
+            with self.session() as s, s.begin():
+                self._append(s, batches)
+            return [None] * len(batches)
+        except Exception:  # found out batch by batch below
+            pass
+        faults: list[Exception | None] = []
+        failed: dict[int, Exception] = {}
+        for game_id, batch in batches:
+            fault = failed.get(game_id)  # a game's later batch after one that failed would leave a gap
+            if fault is None:
+                try:
+                    self.record(game_id, batch)
+                except Exception as exc:  # handed to the table it belongs to
+                    fault = failed[game_id] = exc
+            faults.append(fault)
+        return faults
+
+    def _append(self, s: Session, batches: Sequence[tuple[int, Batch]]) -> None:
+        """The batches' moves in one bulk insert and each game's move count in one bulk update,
+        then their hands, seats and ends game by game, in order."""
+        moves = [
+            {"game_id": game_id, "seq": seq, "direction": d, "connection": c, "text": t}
+            for game_id, batch in batches
+            for seq, d, c, t in batch.moves
+        ]
+        if moves:
+            s.execute(insert(Move), moves)
+            counts = {game_id: batch.moves[-1][0] + 1 for game_id, batch in batches if batch.moves}
+            s.execute(update(GameRecord), [{"id": game_id, "moves": n} for game_id, n in counts.items()])
+            if self.notifies:  # to the other lobby processes (mj.lobby.fanout), once this commits
+                s.execute(_NOTIFY, {"games": [str(game_id) for game_id in counts]})
+        for game_id, batch in batches:
             for hand in batch.hands.values():
                 s.merge(
                     HandRecord(
@@ -251,6 +341,17 @@ class Store:
                 seated = select(SeatRecord.game_id).where(SeatRecord.account_id == account_id)
                 query = query.where(GameRecord.id.in_(seated))
             return [(game, int(n)) for game, n in s.execute(query)]
+
+    def sent_since(self, game_id: int, after: int, limit: int = 5000) -> list[tuple[int, str]]:
+        """The lines the table sent (logged) after move ``after``, with their numbers, oldest first."""
+        with self.session() as s:
+            query = (
+                select(Move.seq, Move.text)
+                .where(Move.game_id == game_id, Move.seq > after, Move.direction == ">")
+                .order_by(Move.seq)
+                .limit(limit)
+            )
+            return [(seq, line) for seq, line in s.execute(query) if line is not None]
 
     def seats(self, game_id: int) -> list[SeatRecord]:
         with self.session() as s:

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import secrets
+import socket
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
@@ -12,8 +16,9 @@ from mj.arena.options import game_options
 from mj.arena.players import SpecError
 from mj.lobby import rules
 from mj.lobby.models import LobbyTable
+from mj.lobby.recorder import Recorder
 from mj.lobby.runner import TableRunner
-from mj.lobby.store import Store
+from mj.lobby.store import Lease, Store
 from mj.robot.levels import DEFAULT_LEVEL, LEVELS
 
 Json = dict[str, Any]
@@ -23,6 +28,9 @@ SEATS: Final = 4
 MAX_TIMER: Final = 600
 #: Most tables one lobby process plays at once (each holds a game in memory).
 MAX_TABLES: Final = 2000
+#: The name a lobby process holds its tables' leases by, unless ``mj lobby --name`` gives one:
+#: the same after a restart on this host, so that a restarted lobby takes its own tables back at once.
+DEFAULT_PROCESS: Final = socket.gethostname()
 
 
 class TableRequestError(ValueError):
@@ -56,6 +64,12 @@ def parse_request(data: object) -> TableRequest:
     if not isinstance(options, dict) or not all(isinstance(v, int | str) for v in options.values()):
         raise TableRequestError("options: expected an object of option names and values")
     values = {str(k): int(v) if isinstance(v, bool) else v for k, v in options.items()}
+    known = rules.option_names(name)
+    foreign = sorted(set(values) - set(known))
+    if foreign:
+        raise TableRequestError(
+            f"options: {', '.join(foreign)} not an option of the {name} rules (they have {', '.join(known)})"
+        )
     try:
         game_options(settings=[f"{k}={v}" for k, v in sorted(values.items())], rules=ruleset)
     except SpecError as exc:
@@ -74,40 +88,72 @@ def _number(data: Json, key: str, default: int, low: int, high: int) -> int:
 
 
 class Tables:
-    """Every table this lobby plays, by id."""
+    """Every table this lobby process plays, by id: those it holds the lease of (docs/lobby-scaling.md)."""
 
-    def __init__(self, store: Store, socket_dir: Path, robot_delay: float = 0.0) -> None:
+    def __init__(self, store: Store, socket_dir: Path, robot_delay: float = 0.0, lease: Lease | None = None) -> None:
         self.store = store
         self.robot_delay = robot_delay
         self.socket_dir = socket_dir
+        self.lease = Lease(DEFAULT_PROCESS) if lease is None else lease
+        self.recorder = Recorder(store)
         self.runners: dict[int, TableRunner] = {}
+        self._keeper: asyncio.Task[None] | None = None
 
     async def create(self, request: TableRequest, owner_id: int | None = None) -> TableRunner:
         if len([r for r in self.runners.values() if not r.finished]) >= MAX_TABLES:
             raise TableRequestError(f"this lobby already plays {MAX_TABLES} tables")
         row = self.store.create_table(
             request.rules, dict(request.options), request.robots, request.level, secrets.randbelow(1 << 30),
-            request.turn_timer, owner_id,
+            request.turn_timer, owner_id, self.lease,
         )  # fmt: skip
         return await self._start(row, resume=False)
 
     async def resume(self) -> int:
-        """Play on every table the record shows unfinished (after a restart); how many."""
-        rows = self.store.tables(("waiting", "playing"))
-        for row in rows:
+        """Play on every unfinished table this process may claim (after a restart: its own, and
+        those no live process holds), then keep the leases; how many tables it took."""
+        taken = await self._claim()
+        self._keeper = asyncio.create_task(self._keep_leases())
+        return taken
+
+    async def _claim(self) -> int:
+        rows = await asyncio.wrap_future(self.store.writer.submit(self.store.claim, self.lease))
+        fresh = [row for row in rows if row.id not in self.runners]
+        for row in fresh:
             await self._start(row, resume=True)
-        return len(rows)
+        return len(fresh)
+
+    async def _keep_leases(self) -> None:
+        """Renew this process's leases a few times per lease; drop a table another process took over
+        (this one was paused past its lease); take over the tables of a process gone past its lease."""
+        while True:
+            await asyncio.sleep(self.lease.seconds / 3)
+            try:
+                asked = set(self.runners)  # not those made while the renewal is on its way
+                held = await asyncio.wrap_future(self.store.writer.submit(self.store.renew, self.lease))
+                for table in asked - held:
+                    runner = self.runners.get(table)
+                    if runner is not None and not runner.finished:
+                        print(f"mj lobby: table {table} is played by another process now", file=sys.stderr)
+                        del self.runners[table]
+                        await runner.stop()
+                await self._claim()
+            except Exception as exc:  # a database that fails for a while: try again at the next round
+                print(f"mj lobby: cannot renew the tables' leases: {exc}", file=sys.stderr, flush=True)
 
     async def _start(self, row: LobbyTable, resume: bool) -> TableRunner:
         game = self.store.game_of_table(row.id) if resume else None
         if game is None:
             game = self.store.start_game(row)
-        runner = TableRunner(self.store, row, game, self.socket_dir / f"table-{row.id}.sock", self.robot_delay)
+        runner = TableRunner(self.recorder, row, game, self.socket_dir / f"table-{row.id}.sock", self.robot_delay)
         self.runners[row.id] = runner
         await runner.start(resume=resume)
         return runner
 
     async def close(self) -> None:
+        if self._keeper is not None:
+            self._keeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._keeper
         for runner in self.runners.values():
             await runner.stop()
 
@@ -138,6 +184,7 @@ class Tables:
             "seats": seats,
             "free": max(0, SEATS - len(seats)),
             "spectators": runner.spectators if runner is not None else 0,
+            "process": row.process,
         }
 
 

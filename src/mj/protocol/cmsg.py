@@ -523,6 +523,17 @@ class PlayerRevealsConcealedKong(CMsg):
     tile: TileCode
 
 
+@message
+class WildIndicator(CMsg):
+    """mj's extension (docs/protocol-extension.md): ``tile`` is turned up from the head of the wall after the deal.
+
+    Under a rule system with wild tiles (Beijing) it names them, for the whole hand; the
+    tile is out of play, and the live wall is one tile shorter.
+    """
+
+    tile: TileCode
+
+
 _TABLE: Final = MessageTable(CMsg, tuple(globals().values()), KEYWORD_CHARS + "#")
 #: Every controller message class, in the order of §3, then mj's extensions.
 MESSAGES: Final = _TABLE.classes

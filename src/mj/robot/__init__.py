@@ -8,6 +8,8 @@ The pieces, each with one job:
 * :mod:`~mj.robot.evaluate`, :mod:`~mj.robot.declare`: shanten/ukeire, and how to
   declare a hand after mah-jong;
 * :mod:`~mj.robot.levels`: the strategies (level 1: speed first);
+* :mod:`~mj.robot.systems`: each table played by its rule system's strategy
+  (:mod:`~mj.robot.ims`, :mod:`~mj.robot.beijing`; the levels for the others);
 * :mod:`~mj.robot.agent`: :class:`Robot`, the protocol obligations without I/O (also
   what an in-process arena drives);
 * :mod:`~mj.robot.client` and :mod:`~mj.robot.cli`: the ``mj-player`` program.

@@ -15,8 +15,9 @@ import sys
 
 from mj.robot.agent import Robot
 from mj.robot.client import DEFAULT_SERVER, Client, ClientConfig, stderr_log
-from mj.robot.levels import DEFAULT_LEVEL, LEVELS, make_strategy
+from mj.robot.levels import DEFAULT_LEVEL, LEVELS
 from mj.robot.personality import PersonalityError, parse_personality
+from mj.robot.systems import make_strategy
 
 
 def build_parser() -> argparse.ArgumentParser:

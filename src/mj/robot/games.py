@@ -31,7 +31,7 @@ from mj.protocol import cmsg as C
 from mj.protocol import pmsg as P
 from mj.robot.agent import Robot
 from mj.robot.client import Client, ClientConfig
-from mj.robot.levels import make_strategy
+from mj.robot.systems import make_strategy
 from mj.seatview import SeatView
 
 #: Our robot connects first, so it gets id 1 on connection slot 1.

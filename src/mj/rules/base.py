@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from enum import Enum, IntEnum
 from typing import Final
 
-from mj.melds import Meld
+from mj.melds import KongOrigin, Meld
 from mj.tiles import Tile
 
 
@@ -70,6 +70,8 @@ class SeatHand:
     #: Seat wind tile of this hand (EAST_WIND for East...).
     own_wind: Tile
     prevailing_wind: Tile
+    #: The tile turned up to name the wild tiles (Beijing); None under a system without wilds.
+    indicator: Tile | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,6 +96,19 @@ class Win:
     winner_is_east: bool
     #: The seat whose discard (or added kong) fed the winning tile; None when self-drawn.
     feeder: int | None = None
+    #: How the robbed kong was being made (ROBBED_KONG only).
+    robbed: KongOrigin | None = None
+    #: Every tile the winner discarded this hand, claimed or not (a wild thrown kills a Beijing hand).
+    discards: tuple[Tile, ...] = ()
+    #: Tiles others discarded that the winner let pass since its last turn or the last pung or kong
+    #: (Beijing's NoWinAfterPass), the winning discard not included.
+    passed: tuple[Tile, ...] = ()
+    #: The hand's first discards, up to four, while nobody had made a set (Beijing's busted banker).
+    opening: tuple[Tile, ...] = ()
+    #: The hand before this one was drawn (Beijing's upstairs).
+    after_draw: bool = False
+    #: Hands the dealer had dealt in a row before this one, won or drawn (Beijing's upstairs).
+    banker_hands: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,6 +150,8 @@ class Course:
     show_on_washout: bool
     #: In the turn a claimed discard gave, the player may only discard (no mah-jong, no kong).
     discard_only_after_claim: bool
+    #: After the deal the next live tile is turned up as the wild indicator, shown to all (Beijing).
+    wild_indicator: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,8 +12,6 @@ from dataclasses import dataclass, replace
 from enum import Enum
 from typing import Final
 
-from mj.rules.ims.options import SCHEMA as IMS_SCHEMA
-
 
 class OptionType(Enum):
     BOOL = "bool"
@@ -33,6 +31,12 @@ class OptionEntry:
     enabled: bool
     value: int | str
     description: str
+    #: The only values the rule system allows (IMS: MinimumFan 0 or 2); empty: any value in range.
+    #: Never on the wire: each rule system declares it on its own entries.
+    allowed: tuple[int, ...] = ()
+    #: The range (inclusive) the rule system allows, where it declares one (Beijing's units and points);
+    #: otherwise :data:`OPTION_RANGES` has the original options' sane ranges.
+    bounds: tuple[int, int] | None = None
 
     def encode(self, protocol: int = 1110) -> str:
         """``<Name> <type> <minprot> <enabled> <value> <description>`` (§5.2)."""
@@ -125,24 +129,20 @@ OPTION_RANGES: Final[dict[str, tuple[int, int]]] = {
 }
 
 
-#: The values an option of another rule system may take, where its schema lists them (IMS: MinimumFan 0 or 2).
-OPTION_CHOICES: Final[dict[str, tuple[int, ...]]] = {
-    spec.name: spec.allowed for spec in IMS_SCHEMA if spec.allowed is not None
-}
-
-
-def check_value(name: str, value: int | str) -> None:
-    """Rules on particular options, beyond their type: the original's checks (with its texts) first."""
+def check_value(
+    name: str, value: int | str, allowed: tuple[int, ...] = (), bounds: tuple[int, int] | None = None
+) -> None:
+    """Rules on particular options, beyond their type: the values the rule system's entry allows
+    (``allowed`` and ``bounds``, :class:`OptionEntry`'s), the original's checks (with its texts), the ranges."""
     if not isinstance(value, int):
         return
-    choices = OPTION_CHOICES.get(name)
-    if choices is not None and value not in choices:
-        raise OptionError(f"{name} must be {' or '.join(map(str, choices))}")
+    if allowed and value not in allowed:
+        raise OptionError(f"{name} must be {' or '.join(map(str, allowed))}")
     if name == "Timeout" and value < 0:
         raise OptionError("Can't set negative timeout!")
     if name == "NumRounds" and not (value in (1, 2) or (value > 0 and value % 4 == 0)):
         raise OptionError("Number of rounds must be 1, 2 or a multiple of 4")
-    bounds = OPTION_RANGES.get(name)
+    bounds = bounds or OPTION_RANGES.get(name)
     if bounds is not None and not bounds[0] <= value <= bounds[1]:
         raise OptionError(f"{name} must be between {bounds[0]} and {bounds[1]}")
 
@@ -241,7 +241,7 @@ class GameOptions:
         if entry.minprot > protocol:
             raise OptionError("Option not available in this game")
         value = parse_value(entry.type, text)
-        check_value(name, value)
+        check_value(name, value, entry.allowed, entry.bounds)
         return replace(entry, value=value)
 
     def apply_entry(self, entry: OptionEntry) -> str | None:

@@ -17,7 +17,10 @@ into the engine, and are found by name in :mod:`mj.rules.registry`:
   precedence among simultaneous claims (possibly several winners); :meth:`Ruleset.move_names`,
   how a client names those moves on its buttons;
 * how a hand runs beyond its moves: :meth:`Ruleset.course` (a :class:`~mj.rules.base.Course`:
-  declaration phase or not, flowers revealed by the engine, hidden concealed kongs...);
+  declaration phase or not, flowers revealed by the engine, hidden concealed kongs, a wild
+  indicator turned up...), :meth:`Ruleset.wild_of` (the wild tile an indicator names),
+  :meth:`Ruleset.forbids` (the system's own limits on making a set, which the engine checks
+  and the legal moves leave out), :meth:`Ruleset.draw_seats` (a seating ceremony of its own);
 * going out: :meth:`Ruleset.is_mahjong`, :meth:`Ruleset.goes_out` (with the facts of the
   win, for a system with a minimum score), :meth:`Ruleset.may_rob` and :meth:`Ruleset.can_finish`;
 * the result: :meth:`Ruleset.score` (a :class:`~mj.rules.base.HandScore` with its
@@ -33,14 +36,15 @@ sets, protocol messages): a rule system's own types stay inside its package.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Hashable, Sequence
 from typing import TYPE_CHECKING, Protocol
 
 from mj.melds import KongOrigin, Meld
 from mj.protocol.pmsg import PMsg
 from mj.rules.base import Claim, Course, DeadWallPolicy, HandScore, SeatHand, Settlement, Win
+from mj.rules.naming import MoveNames
 from mj.rules.options import GameOptions
-from mj.tiles import Tile
+from mj.tiles import GlibcRandom, Tile
 
 if TYPE_CHECKING:  # the seat view reads its rule system, which reads views: a cycle for annotations only
     from mj.seatview import SeatView
@@ -67,8 +71,9 @@ class Ruleset(Protocol):
         """How loose tiles are provided: the engine builds the wall and each seat view counts it by this."""
         ...
 
-    def wall_ends(self, tiles_left: int) -> bool:
-        """Before a draw: whether the hand ends drawn with ``tiles_left`` tiles undrawn (live and dead).
+    def wall_ends(self, tiles_left: int, kongs: int, options: GameOptions) -> bool:
+        """Before a draw: whether the hand ends drawn with ``tiles_left`` tiles undrawn (live and dead),
+        ``kongs`` kongs having been made this hand.
 
         Without this, a hand ends drawn when the wall has no tile to give (:meth:`dead_wall` shapes that).
         """
@@ -82,9 +87,27 @@ class Ruleset(Protocol):
         """
         ...
 
-    def move_names(self) -> Callable[[SeatView, PMsg], str] | None:
-        """How a client names this system's moves on its buttons: (a view, one of its legal moves) -> the
-        name; None for the dialogs of the original ``xmj``, which its manual describes move by move."""
+    def forbids(self, move: PMsg, tile: Tile, hand: SeatHand, options: GameOptions) -> str:
+        """Why this system forbids the set ``move`` would make with ``tile`` (a claim of the discard ``tile``,
+        ``DeclareClosedKong`` or ``AddToPung`` of it) for a seat holding ``hand``; "" when it does not.
+
+        The engine asks this after its own checks, and :meth:`legal_moves` leaves such moves out.
+        """
+        ...
+
+    def wild_of(self, indicator: Tile) -> Tile | None:
+        """The wild tile that ``indicator`` names (:attr:`Course.wild_indicator`); None without wilds."""
+        ...
+
+    def draw_seats(self, rng: GlibcRandom, players: Sequence[int]) -> list[int] | None:
+        """Seats E, S, W, N drawn by this system's own ceremony from the ``players`` in joining order,
+        with the table's seeded generator; None: the table seats them its usual way."""
+        ...
+
+    def move_names(self) -> MoveNames | None:
+        """How a client names this system's moves on its buttons ((a view, one of its legal moves) -> the
+        name), the dialog answering a discard and the log's verb for a claim (:class:`MoveNames`);
+        None for the dialogs of the original ``xmj``, which its manual describes move by move."""
         ...
 
     def exposing_spoils(self, view: SeatView, tile: Tile, pung: bool) -> bool:
@@ -158,3 +181,17 @@ class Ruleset(Protocol):
         whether the deal passes on, and ``round_ends`` whether that completes a round.
         """
         ...
+
+
+def tiles_to_draw(rules: Ruleset, live_left: int, tiles_left: int, kongs: int, options: GameOptions) -> int:
+    """The draws the live wall still gives before the hand is drawn, if no more kongs are made.
+
+    ``live_left`` tiles are in the live wall and ``tiles_left`` undrawn in all (live and
+    dead). The engine asks :meth:`Ruleset.wall_ends` before every draw; this asks it of the
+    draws to come, from the last back, so that a seat view counts the same end of the
+    wall (Beijing's agreed tiles, IMS's last fourteen) rather than the wall's physical end.
+    """
+    refused = 0
+    while refused < live_left and rules.wall_ends(tiles_left - live_left + 1 + refused, kongs, options):
+        refused += 1
+    return live_left - refused

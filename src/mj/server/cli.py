@@ -286,11 +286,35 @@ def _load_game(table: Table, path: Path) -> None:
     text = read_capped(path, SAVE_FILE_CAP).decode(ENCODING)
     try:
         table.load(text)
-    except LoadError:
-        raise
+    except LoadError as exc:
+        raise LoadError(f"{exc}{_rules_hint(text, table.settings.rules)}") from None
     except Exception as exc:
-        raise LoadError(f"the rules cannot play this file ({type(exc).__name__}: {exc})") from None
+        hint = _rules_hint(text, table.settings.rules)
+        raise LoadError(f"the rules cannot play this file ({type(exc).__name__}: {exc}){hint}") from None
     table.save_name = save_file_name(path.name)
+
+
+def _rules_hint(text: str, rules: Ruleset) -> str:
+    """Where a save file's options are another rule system's (a file does not name its system), which to try.
+
+    A journal of an IMS game loaded without ``--rules ims`` fails on its history; the
+    option names it holds say which system wrote it.
+    """
+    names = {line.split()[2] for line in text.splitlines() if line.startswith("GameOption ") and len(line.split()) > 2}
+    if not names or names <= _option_names(rules):
+        return ""
+    for name in registry.names():
+        try:
+            other = registry.get(name)
+        except registry.RulesError:
+            continue
+        if names <= _option_names(other):
+            return f" (its options are those of the {name} rules: try --rules {name})"
+    return ""
+
+
+def _option_names(rules: Ruleset) -> set[str]:
+    return {entry.name for entry in rules.new_options().entries()}
 
 
 def say(text: str) -> None:

@@ -58,8 +58,8 @@ _OWN_TOKENS: Final = 256
 MAX_TEXT: Final = 500
 #: Largest browser message accepted, in bytes.
 MAX_MESSAGE: Final = 64 * 1024
-#: Table options a new-game request may set (IMS has three).
-MAX_TABLE_OPTIONS: Final = 16
+#: Table options a new-game request may set (IMS has three, Beijing twenty: the panel sends them all).
+MAX_TABLE_OPTIONS: Final = 32
 
 Json = dict[str, Any]
 

@@ -21,20 +21,21 @@ a kong (No claim / Mah Jong!), and Eyes / Chow / Pung / Special Hand / Finished
 after a mah-jong.
 
 A rule system that names its own moves (:meth:`~mj.rules.ruleset.Ruleset.move_names`:
-IMS's [Draw], [Connect], [Triplet]...) is offered them by those names instead, in
-three dialogs: the bid on a discard, robbing a quadruplet, and the turn.
+IMS's [Draw], [Connect], [Triplet]...; Beijing's [Chow], [Pung], [Kong], [Hu]) is offered them
+by those names instead, in three dialogs: the bid on a discard, robbing a kong, and the turn.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Hashable, Iterable, Mapping
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Final
 
 from mj import tiles
 from mj.protocol import pmsg as P
 from mj.protocol.fields import ChowPosition
+from mj.rules.naming import MoveNames
 from mj.seatview import Phase, SeatView, chow_partners
 from mj.tiles import BLANK, Tile
 from mj.web.seatlog import SeatLog
@@ -367,22 +368,20 @@ def _loser(view: SeatView) -> Dialog | None:
 
 # -- the dialogs of a rule system that names its moves
 
-#: The buttons of a bid on a discard, in the seed's order: all but the first two (one of which a seat is
-#: offered as its way to let the tile go) are shown, greyed out when not possible; the connections only
-#: beside [Draw], which only the discarder's successor has.
-_BID_LAYOUT: Final = ("Draw", "Pass", "Connect Lower", "Connect Middle", "Connect Upper", "Triplet", "Quadruplet",
-                      "MahJong")  # fmt: skip
-_BESIDE_DRAW: Final = frozenset(("Connect Lower", "Connect Middle", "Connect Upper"))
-_TURN_LAYOUT: Final = ("Discard", "Quadruplet", "MahJong")
-_ROB_LAYOUT: Final = ("Pass", "MahJong")
-#: Underlined letters where a name's first letter is taken.
+#: Underlined letters where the rule below would pick another (IMS's connections, as its players know them).
 _KEYS: Final = {"Connect Lower": "l", "Connect Middle": "i", "Connect Upper": "u"}
 #: The moves a button offers by tile of the hand.
 _BY_TILE: Final = (P.Discard, P.DeclareClosedKong, P.AddToPung)
 
 
-def _named(view: SeatView, log: SeatLog, now: float | None, names: Callable[[SeatView, P.PMsg], str]) -> Dialog | None:
-    """The named moves: a bid on a discard, robbing a quadruplet, or the turn (with [Discard] by default)."""
+def _named(view: SeatView, log: SeatLog, now: float | None, names: MoveNames) -> Dialog | None:
+    """The named moves: a bid on a discard, robbing a kong, or the turn (with [Discard] by default).
+
+    Each dialog shows the buttons of every move of its kind, in the protocol's order,
+    named by the rule system and greyed out when not legal now: the layout is the
+    names of those moves, so it needs no list of any system's words. The chows are
+    shown only to the discarder's successor, the one player who may ever chow.
+    """
     legal = view.legal_moves()
     if not legal:
         return None
@@ -395,29 +394,49 @@ def _named(view: SeatView, log: SeatLog, now: float | None, names: Callable[[Sea
         if log.answered_pending():
             return None
         tile = tiles.code(pending.tile)
+        serial = pending.serial
+        letting_go = names(view, P.NoClaim(serial))
         if pending.kong is not None:
-            buttons = _named_buttons(_ROB_LAYOUT, choices, view, pending.tile)
-            return Dialog("rob", "Rob the quadruplet?", buttons, "pass", tile=tile, player=pending.who)
-        letting_go = "Draw" if "Draw" in choices else "Pass"
-        layout = [n for n in _BID_LAYOUT if n == letting_go or (n not in ("Draw", "Pass") and
-                  (letting_go == "Draw" or n not in _BESIDE_DRAW))]  # fmt: skip
+            layout = _layout(view, names, [P.NoClaim(serial), P.MahJong(serial)])
+            title = f"Rob the {names(view, P.AddToPung(pending.tile)).lower()}?"
+            return Dialog("rob", title, _named_buttons(layout, choices, view, pending.tile),
+                          _button_id(letting_go), tile=tile, player=pending.who)  # fmt: skip
+        chows = [P.Chow(serial, p) for p in _POSITIONS] if view.left_of(pending.who) else []
+        layout = _layout(view, names, [P.NoClaim(serial), *chows, P.Pung(serial), P.Kong(serial), P.MahJong(serial)])
         timeout = float(view.options["Timeout"])
         elapsed = (time.monotonic() if now is None else now) - log.claim_opened
-        return Dialog("claim", "Bid for the discard", _named_buttons(layout, choices, view, pending.tile),
+        return Dialog("claim", names.claim_title, _named_buttons(layout, choices, view, pending.tile),
                       _button_id(letting_go), tile=tile, player=pending.who, timeout=timeout,
                       remaining=max(0.0, timeout - elapsed) if timeout else 0.0)  # fmt: skip
-    if pending is not None or "Discard" not in choices:
+    discard = names(view, P.Discard(BLANK, False))
+    if pending is not None or discard not in choices:
         return None
+    # the tile just drawn, else the last one: never a wild while another tile may go (throwing one kills the hand)
+    wild = view.wild
+    keep = tiles.code(wild) if wild is not None else None
     drawn = view.last_drawn
-    select = tiles.code(drawn) if drawn is not None and tiles.code(drawn) in choices["Discard"] else None
-    if select is None:
-        select = next(reversed(choices["Discard"]))
-    return Dialog("turn", "Your turn", _named_buttons(_TURN_LAYOUT, choices, view, None), "discard", select=select)
+    select = tiles.code(drawn) if drawn is not None and tiles.code(drawn) in choices[discard] else None
+    if select is None or select == keep:
+        select = next((c for c in reversed(choices[discard]) if c != keep), None) or next(reversed(choices[discard]))
+    layout = _layout(view, names, [P.Discard(BLANK, False), P.DeclareClosedKong(BLANK), P.MahJong(0)])
+    buttons = _named_buttons(layout, choices, view, None, discard)
+    text = f"Throwing away a wild tile ({keep}) loses your right to win this hand." if keep in choices[discard] else ""
+    return Dialog("turn", "Your turn", buttons, _button_id(discard), select=select, text=text)
+
+
+def _layout(view: SeatView, names: MoveNames, moves: Iterable[P.PMsg]) -> list[str]:
+    """The names of ``moves``, in order, each once."""
+    return list(dict.fromkeys(names(view, move) for move in moves))
 
 
 def _named_buttons(
-    layout: Iterable[str], choices: Mapping[str, Mapping[str, P.PMsg]], view: SeatView, tile: Tile | None
+    layout: Sequence[str],
+    choices: Mapping[str, Mapping[str, P.PMsg]],
+    view: SeatView,
+    tile: Tile | None,
+    discard: str | None = None,
 ) -> tuple[Button, ...]:
+    keys = _underlined(layout)
     buttons = []
     for name in layout:
         offered = choices.get(name, {})
@@ -425,9 +444,25 @@ def _named_buttons(
         shows: tuple[str, ...] = ()
         if isinstance(move, P.Chow) and tile is not None:
             shows = tuple(tiles.code(t) for t in sorted((tile, *chow_partners(tile, move.cpos))))
-        needs_tile = (bool(offered) and NO_TILE not in offered) or name == "Discard"
-        buttons.append(Button(_button_id(name), name, _KEYS.get(name, name[0].lower()), offered, needs_tile, shows))
+        needs_tile = (bool(offered) and NO_TILE not in offered) or name == discard
+        buttons.append(Button(_button_id(name), name, keys[name], offered, needs_tile, shows))
     return tuple(buttons)
+
+
+def _underlined(layout: Sequence[str]) -> dict[str, str]:
+    """A different letter for each button: the first letter of its name's last word, else the next free one.
+
+    Letters go to the buttons from the last to the first, so that the calls keep
+    their initials and the first button (the one letting a tile go) yields: a Beijing
+    bid has [Pung] p and [Pass] a.
+    """
+    taken: dict[str, str] = {}
+    for name in reversed(layout):
+        words = name.lower().split()
+        wanted = [_KEYS[name]] if name in _KEYS else []
+        wanted += [w[0] for w in reversed(words)] + [c for c in name.lower() if c.isalpha()]
+        taken[name] = next((c for c in wanted if c not in taken.values()), "")
+    return taken
 
 
 def _button_id(name: str) -> str:

@@ -52,6 +52,8 @@ class Scoring:
     payments: list[tuple[int, int, int]] = field(default_factory=list)
     #: (player, tile) of each concealed kong kept hidden until the hand ended.
     revealed: list[tuple[int, Tile]] = field(default_factory=list)
+    #: The player ids by seat (East first) in the hand settled, which figures may name by seat.
+    seats: list[int] = field(default_factory=list)
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,7 +140,7 @@ class SeatLog:
                 self.loose_drawn = 0
                 self.last_discard_at = None
                 self.washout = None
-            case C.PlayerDraws():
+            case C.PlayerDraws() | C.WildIndicator():  # the indicator comes off the head of the wall
                 self.live_drawn += 1
             case C.PlayerDrawsLoose():
                 self.loose_drawn += 1
@@ -180,6 +182,7 @@ class SeatLog:
                 self.scoring.figures = {pid: list(f) for pid, f in view.score_figures.items()}
                 self.scoring.payments = list(view.payments)
                 self.scoring.revealed = list(view.revealed_kongs)
+                self.scoring.seats = list(view.seats)
             case C.WashOut(reason=reason):
                 self.washout = reason
                 self._notice(f"Wash-out: {reason}")
@@ -235,10 +238,14 @@ class SeatLog:
                 what = code(tile) if pid == me and tile != BLANK else loose
                 line = f"{narrator.who(pid)} draws {what}"
             case C.PlayerClaimsChow() | C.PlayerClaimsPung() | C.PlayerClaimsKong() | C.PlayerClaimsMahJong():
-                verb = "claims" if view.rules.move_names() is None else "bids"
+                names = view.rules.move_names()
+                verb = "claims" if names is None else names.claim_verb
                 line = f"{narrator.who(msg.id)} {verb} {self._claim_word(msg).rstrip('!')}"
             case C.PlayerDoesntClaim(timeout=True):
                 line = "Your time to claim ran out: no claim"
+            case C.WildIndicator(tile=tile):
+                wild = view.wild
+                line = f"{code(tile)} is turned up: {code(wild) if wild is not None else 'no tile'} is wild this hand"
             case C.HandScore(id=pid, score=score):
                 line = f"{narrator.who(pid)} scores {score}"
             case C.Settlement() | C.WashOut() | C.GameOver():
@@ -274,7 +281,7 @@ def _named_line(who: Callable[[int], str], names: Callable[[SeatView, P.PMsg], s
         case C.PlayerKongs(id=pid, tile=tile):
             return f"{who(pid)} makes a {names(view, P.Kong(0))} of {code(tile)}"
         case C.PlayerChows(id=pid, tile=tile, cpos=cpos) if cpos is not ChowPosition.ANYPOS:
-            return f"{who(pid)} connects {code(tile)} ({names(view, P.Chow(0, cpos))})"
+            return f"{who(pid)} takes {code(tile)}: {names(view, P.Chow(0, cpos))}"
         case C.PlayerDeclaresClosedKong(id=pid, tile=tile):
             what = "" if tile == BLANK else f" of {code(tile)}"
             return f"{who(pid)} declares a concealed {names(view, P.DeclareClosedKong(tile))}{what}"

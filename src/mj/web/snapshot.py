@@ -8,6 +8,7 @@ hands are counts until they are shown, exactly as the server told this seat.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -22,6 +23,11 @@ from mj.web.seatlog import SeatLog
 NOTICES_SENT = 20
 #: Lines of the move log sent with each snapshot (the newest last).
 MOVES_SENT = 80
+#: The kinds of figure saying what one payer owes (``owes:SEAT``) and why (``for:SEAT:DOUBLE``), and the
+#: seats they name (Beijing: docs/protocol-extension.md).
+OWES = "owes"
+FOR = "for"
+SEAT_NAMES = ("East", "South", "West", "North")
 
 Json = dict[str, Any]
 
@@ -71,6 +77,7 @@ def _scoring(view: SeatView, log: SeatLog) -> Json | None:
     if scoring is None:
         return None
     rows = []
+    payer_names = [log.name(pid) for pid in scoring.seats]
     for seat, pid in enumerate(view.seats):
         score, text = scoring.hands.get(pid, (None, ""))
         rows.append(
@@ -81,7 +88,7 @@ def _scoring(view: SeatView, log: SeatLog) -> Json | None:
                 "score": score,
                 "text": text,
                 "change": scoring.changes.get(pid),
-                "figures": _figures(scoring.figures.get(pid)),
+                "figures": _figures(scoring.figures.get(pid), payer_names),
             }
         )
     return {
@@ -96,17 +103,38 @@ def _scoring(view: SeatView, log: SeatLog) -> Json | None:
     }
 
 
-def _figures(figures: list[tuple[str, int]] | None) -> Json | None:
-    """A winner's ``ScoreFigure`` lines as totals ("fan", "bonus") and elements ("fan:NAME", "bonus:NAME")."""
+def _figures(figures: list[tuple[str, int]] | None, payer_names: Sequence[str]) -> Json | None:
+    """A winner's ``ScoreFigure`` lines as totals (IMS: "fan", "bonus"), elements ("KIND:NAME") and payers.
+
+    Beijing's ``owes:SEAT`` is what the player in that seat (``payer_names``, by seat)
+    owes the winner, and ``for:SEAT:NAME`` each double that applies to that payer
+    (docs/protocol-extension.md): they make "payers", there only when some are. A
+    figure naming no seat of the hand is left out.
+    """
     if not figures:
         return None
     totals = {name: value for name, value in figures if ":" not in name}
     elements = []
+    payers: dict[int, Json] = {}
     for name, value in figures:
         kind, _, element = name.partition(":")
-        if element:
+        if kind in (OWES, FOR):
+            seat_name, _, double = element.partition(":")
+            seat = SEAT_NAMES.index(seat_name) if seat_name in SEAT_NAMES else -1
+            if not 0 <= seat < len(payer_names) or (kind == FOR) != bool(double):
+                continue
+            wind = tiles.code(tiles.WINDS[seat])[0]
+            row = payers.setdefault(seat, {"name": payer_names[seat], "wind": wind, "amount": None, "doubles": []})
+            if double:
+                row["doubles"].append({"name": double, "value": value})
+            else:
+                row["amount"] = value
+        elif element:
             elements.append({"kind": kind, "name": element, "value": value})
-    return {"totals": totals, "elements": elements}
+    out: Json = {"totals": totals, "elements": elements}
+    if payers:
+        out["payers"] = [payers[seat] for seat in sorted(payers)]
+    return out
 
 
 def _options(view: SeatView) -> list[Json]:
@@ -160,6 +188,7 @@ def build(view: SeatView, log: SeatLog, dialog: Dialog | None, connection: Json,
         if index < len(view.player(pid).discards):
             highlight = {"player": pid, "index": index}
     flowers = view.rules.flowers(view.options)
+    wild = view.wild
     return {
         "type": "state",
         "connection": connection,
@@ -192,6 +221,9 @@ def build(view: SeatView, log: SeatLog, dialog: Dialog | None, connection: Json,
             "start_wall": log.start_wall,
             "start_stack": log.start_stack,
             "dealt": view.hand_no > 0,
+            # the tile turned up after the deal and the wild tile it names (Beijing), None without one
+            "indicator": tiles.code(view.indicator) if view.indicator is not None else None,
+            "wild": tiles.code(wild) if wild is not None else None,
         },
         "drawn": tiles.code(view.last_drawn) if view.last_drawn is not None else None,
         "last_discard": highlight,
@@ -211,6 +243,6 @@ def build(view: SeatView, log: SeatLog, dialog: Dialog | None, connection: Json,
             if sent is None or m.number > sent.moves
         ],
         "moves_reset": sent is None,
-        # Marks the page draws on every tile of a code (a rule system's wild tiles); none in Chinese Classical.
-        "marks": {},
+        # Marks the page draws on every tile of a code: the wild tiles of a rule system with wilds (Beijing).
+        "marks": {tiles.code(wild): ["wild"]} if wild is not None else {},
     }

@@ -1,6 +1,32 @@
 // A table drawn from protocol lines that everybody at it is sent (a spectator's feed, or a stored game's
 // messages): names, winds, flowers, declared sets, discards and, once shown, hands. It interprets no
-// rules: each line is shown as the table announced it.
+// rules: each line is shown as the table announced it, and the wild tile an indicator names is the
+// table's to say (``wildOf``, indicator code -> wild code, from the lobby's rule system).
+
+/** A row of tile codes (and words) with every ``wild`` code marked, as the xmj page marks wild tiles. */
+export function tileRow(text, wild) {
+  const row = document.createElement('div');
+  row.className = 'tiles';
+  text.split(' ').forEach((word, i) => {
+    if (i) row.append(' ');
+    if (wild && word === wild) {
+      const mark = document.createElement('mark');
+      mark.className = 'wild';
+      mark.title = 'wild tile';
+      mark.textContent = word;
+      row.append(mark);
+    } else row.append(word);
+  });
+  return row;
+}
+
+/** The line naming the wild indicator turned up and the wild tile, or null without one. */
+export function wildLine(indicator, wild) {
+  if (!indicator) return null;
+  const row = tileRow(`Wild indicator ${indicator}${wild ? `: ${wild} is wild` : ''}`, wild);
+  row.classList.add('wilds');
+  return row;
+}
 
 const SETS = /^(PlayerPungs|PlayerKongs|PlayerChows|PlayerDeclaresClosedKong|PlayerAddsToPung|PlayerFormsClosed\w+|PlayerPairs|PlayerSpecialSet|PlayerRobsKong|PlayerMahJongs)$/;
 
@@ -8,6 +34,7 @@ export class Board {
   constructor(element) {
     this.element = element;
     this.names = new Map();
+    this.wildOf = {};
     this.reset();
   }
 
@@ -16,6 +43,11 @@ export class Board {
     this.state = new Map();
     this.turn = null;
     this.result = '';
+    this.indicator = null;
+  }
+
+  get wild() {
+    return (this.indicator && this.wildOf[this.indicator]) || null;
   }
 
   player(id) {
@@ -34,6 +66,7 @@ export class Board {
       this.reset();
       this.seats = this.seatsFrom(east);
     } else if (kind === 'PlayerDeclaresSpecial' && words[2] !== '--') this.player(id).flowers.push(words[2]);
+    else if (kind === 'WildIndicator') this.indicator = words[1];
     else if (kind === 'PlayerDiscards') { this.player(id).discards.push(words[2]); this.turn = id; }
     else if (kind === 'PlayerDraws' || kind === 'PlayerDrawsLoose') {
       this.turn = id;
@@ -68,14 +101,11 @@ export class Board {
         p.shown ? `Shows: ${p.shown}` : '',
         `Discards: ${p.discards.join(' ')}`,
       ].filter(Boolean);
-      for (const text of lines) {
-        const row = document.createElement('div');
-        row.className = 'tiles';
-        row.textContent = text;
-        div.appendChild(row);
-      }
+      for (const text of lines) div.appendChild(tileRow(text, this.wild));
       return div;
     }));
+    const wilds = wildLine(this.indicator, this.wild);
+    if (wilds) this.element.prepend(wilds);
     if (this.result) {
       const div = document.createElement('div');
       div.textContent = this.result;

@@ -29,6 +29,13 @@ function cell(row, text) {
   return td;
 }
 
+function emptyRow(columns, text) {
+  const row = document.createElement('tr');
+  cell(row, text).colSpan = columns;
+  row.className = 'empty';
+  return row;
+}
+
 function button(label, action) {
   const b = document.createElement('button');
   b.type = 'button';
@@ -88,9 +95,9 @@ function tableRow(table) {
 async function refresh() {
   const [tables, games] = await Promise.all([api('GET', '/api/tables'), api('GET', '/api/games')]);
   const body = $('tables').querySelector('tbody');
-  body.replaceChildren(...tables.slice().reverse().map(tableRow));
+  body.replaceChildren(...(tables.length ? tables.slice().reverse().map(tableRow) : [emptyRow(7, 'No tables yet: make one below.')]));
   const gbody = $('games').querySelector('tbody');
-  gbody.replaceChildren(...games.map((g) => {
+  gbody.replaceChildren(...(games.length ? [] : [emptyRow(6, 'No games yet.')]), ...games.map((g) => {
     const row = document.createElement('tr');
     cell(row, g.id); cell(row, g.table); cell(row, g.rules); cell(row, g.hands); cell(row, g.finished ? 'yes' : 'no');
     cell(row, '').appendChild(button('Replay', async () => { window.location.href = `/replay?game=${g.id}`; }));
@@ -128,14 +135,71 @@ function showAccount() {
   $('guest-label').hidden = !!account;
 }
 
-function parseOptions(text) {
+// The rule systems the lobby knows (GET /api/rules), each with its options: the form shows the chosen one's.
+let systems = [];
+
+function optionField(option) {
+  const label = document.createElement('label');
+  label.title = option.description;
+  let input;
+  if (option.type === 'bool') {
+    input = document.createElement('input');
+    input.type = 'checkbox';
+    input.checked = !!option.default;
+    label.className = 'bool';
+  } else if (option.choices) {
+    input = document.createElement('select');
+    input.replaceChildren(...option.choices.map((v) => new Option(String(v), String(v), v === option.default, v === option.default)));
+  } else {
+    input = document.createElement('input');
+    input.type = option.type === 'string' ? 'text' : 'number';
+    if (option.min !== null) input.min = option.min;
+    if (option.max !== null) input.max = option.max;
+    input.value = option.default;
+  }
+  input.id = `opt-${option.name}`;
+  input.dataset.option = option.name;
+  input.addEventListener('change', countChanged);
+  const text = document.createElement('span');
+  text.textContent = `${option.name}: ${option.description}`;
+  if (option.type === 'bool') label.append(input, text); else label.append(text, input);
+  return label;
+}
+
+function optionValue(option) {
+  const input = $(`opt-${option.name}`);
+  if (option.type === 'bool') return input.checked ? 1 : 0;
+  if (option.type === 'string') return input.value;
+  if (!/^-?\d+$/.test(input.value.trim())) throw new Error(`${option.name}: expected a whole number`);
+  return Number(input.value);
+}
+
+function chosenSystem() {
+  return systems.find((s) => s.name === $('rules').value);
+}
+
+// Only the options changed from their defaults are sent (and listed with the table).
+function changedOptions() {
   const options = {};
-  for (const part of text.split(/[,\s]+/).filter(Boolean)) {
-    const [name, value] = part.split('=');
-    if (!name || value === undefined) throw new Error(`options: expected NAME=VALUE, not ${part}`);
-    options[name] = /^-?\d+$/.test(value) ? Number(value) : value;
+  for (const option of chosenSystem().options) {
+    const value = optionValue(option);
+    if (value !== option.default) options[option.name] = value;
   }
   return options;
+}
+
+function countChanged() {
+  let changed;
+  try { changed = Object.keys(changedOptions()).length; } catch { changed = '?'; }
+  $('options-changed').textContent = changed === 0 ? 'none changed' : `${changed} changed`;
+}
+
+function showRules() {
+  const system = chosenSystem();
+  $('rules-note').textContent = system.available ? '' : system.reason;
+  $('rule-options').replaceChildren(...system.options.map(optionField));
+  $('create').querySelector('button[type=submit]').disabled = !system.available;
+  countChanged();
 }
 
 async function start() {
@@ -143,7 +207,14 @@ async function start() {
   account = (await api('GET', '/api/me')).account;
   showAccount();
   const rules = await api('GET', '/api/rules');
-  $('rules').replaceChildren(...rules.rules.map((r) => new Option(r, r, r === rules.default, r === rules.default)));
+  systems = rules.systems;
+  $('rules').replaceChildren(...systems.map((s) => {
+    const option = new Option(s.available ? s.name : `${s.name} (not available yet)`, s.name, s.name === rules.default,
+      s.name === rules.default);
+    return option;
+  }));
+  $('rules').addEventListener('change', showRules);
+  showRules();
   $('login-form').addEventListener('submit', (event) => {
     event.preventDefault();
     api('POST', '/api/login', { name: $('login-name').value, password: $('login-password').value })
@@ -168,7 +239,7 @@ async function start() {
         robots: Number($('robots').value),
         level: Number($('level').value),
         timer: Number($('timer').value),
-        options: parseOptions($('options').value),
+        options: changedOptions(),
       };
     } catch (e) { notice(e.message); return; }
     api('POST', '/api/tables', request)

@@ -1,5 +1,7 @@
 // The replay viewer: a stored game hand by hand and move by move, forward and back, every hand shown.
-// Frames come from the lobby (/api/games/ID/hands/N): after each public line, each player's tiles.
+// Frames come from the lobby (/api/games/ID/hands/N): after each public line, each player's tiles,
+// and the wild indicator and wild tile where the game's rules turn one up.
+import { tileRow, wildLine } from './board.js';
 
 const $ = (id) => document.getElementById(id);
 const game = new URL(window.location.href).searchParams.get('game');
@@ -25,6 +27,9 @@ function render() {
   $('slider').max = Math.max(0, frames.length - 1);
   $('slider').value = frame;
   $('line').textContent = current ? current.line : '';
+  const wild = current ? current.wild : null;
+  const wilds = current ? wildLine(current.indicator, wild) : null;
+  $('wilds').replaceChildren(...(wilds ? [wilds] : []));
   $('board').replaceChildren(...(current ? current.players : []).map((p) => {
     const div = document.createElement('div');
     div.className = 'seat';
@@ -37,12 +42,7 @@ function render() {
       p.specials.length ? `Flowers: ${p.specials.join(' ')}` : '',
       `Discards: ${p.discards.join(' ')}`,
     ].filter(Boolean);
-    for (const text of rows) {
-      const row = document.createElement('div');
-      row.className = 'tiles';
-      row.textContent = text;
-      div.appendChild(row);
-    }
+    for (const text of rows) div.appendChild(tileRow(text, wild));
     return div;
   }));
 }
@@ -68,7 +68,8 @@ async function start() {
   const record = await get(`/api/games/${game}`);
   hands = record.hands;
   const names = record.players.map((p) => `${p.name}${p.score === null ? '' : ` ${p.score}`}`).join(', ');
-  $('summary').textContent = `${record.rules}, ${hands.length} hands${record.finished ? '' : ' so far'}: ${names}`;
+  const counted = `${hands.length} hand${hands.length === 1 ? '' : 's'}`;
+  $('summary').textContent = `${record.rules}, ${counted}${record.finished ? '' : ' so far'}: ${names}`;
   $('download-json').href = `/api/games/${game}?download=1`;
   $('download-log').href = `/api/games/${game}/log`;
   $('hands').replaceChildren(...hands.map((h, i) => {

@@ -19,7 +19,9 @@ function connect(retries) {
   let lines = 0;
   ws.addEventListener('message', (event) => {
     const data = JSON.parse(event.data);
-    if (data.type === 'public') {
+    if (data.type === 'rules') {
+      board.wildOf = data.wild_of;
+    } else if (data.type === 'public') {
       for (const line of data.lines) { board.apply(line); addLog(line); lines += 1; }
       board.render();
     } else if (data.type === 'chat') {

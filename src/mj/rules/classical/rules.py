@@ -8,7 +8,7 @@ scoring :mod:`~mj.rules.classical.scoring`, settlement
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Hashable, Sequence
 from typing import Final
 
 from mj import hand
@@ -18,9 +18,10 @@ from mj.rules.base import Claim, Course, DeadWallPolicy, HandScore, SeatHand, Se
 from mj.rules.classical import danger, moves
 from mj.rules.classical.scoring import score_hand
 from mj.rules.classical.settlement import settle
+from mj.rules.naming import MoveNames
 from mj.rules.options import GameOptions
 from mj.seatview import SeatView
-from mj.tiles import Tile
+from mj.tiles import GlibcRandom, Tile
 
 #: Who receives each tile of the deal: four at a time round the table three times,
 #: then one each, then East's fourteenth.
@@ -49,14 +50,26 @@ class ClassicalRules:
             return DeadWallPolicy.NONE
         return DeadWallPolicy.SIXTEEN if options.flag("DeadWall16") else DeadWallPolicy.REPLENISHED
 
-    def wall_ends(self, tiles_left: int) -> bool:
+    def wall_ends(self, tiles_left: int, kongs: int, options: GameOptions) -> bool:
         """Never early: a classical hand is drawn only when the wall has no tile left to give."""
         return False
+
+    def forbids(self, move: PMsg, tile: Tile, hand: SeatHand, options: GameOptions) -> str:
+        """Nothing beyond the engine's own checks (which are classical's)."""
+        return ""
+
+    def wild_of(self, indicator: Tile) -> Tile | None:
+        """No wild tiles."""
+        return None
+
+    def draw_seats(self, rng: GlibcRandom, players: Sequence[int]) -> list[int] | None:
+        """The table's seating (connection order, ``--random-seats``...), as the original's."""
+        return None
 
     def legal_moves(self, view: SeatView) -> list[PMsg]:
         return moves.legal_moves(view, self)
 
-    def move_names(self) -> Callable[[SeatView, PMsg], str] | None:
+    def move_names(self) -> MoveNames | None:
         """None: a client offers these moves in the manual's dialogs."""
         return None
 

@@ -21,14 +21,17 @@ open a robbing window, so neither appears here.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import TYPE_CHECKING, Final
 
 from mj import tiles
+from mj.hand import counts
 from mj.melds import KongOrigin, MeldKind
 from mj.protocol import pmsg as P
 from mj.protocol.fields import ChowPosition
 from mj.rules.base import SeatHand, Win, WinSource
 from mj.rules.classical.moves import chow_partners
+from mj.rules.ims.scoring import completes, completing_kinds, declared_sets
 from mj.seatview import Phase, SeatView
 from mj.tiles import Tile
 
@@ -39,6 +42,21 @@ if TYPE_CHECKING:  # the rule system imports this module
 POSITIONS: Final = (ChowPosition.LOWER, ChowPosition.MIDDLE, ChowPosition.UPPER)
 _ORDINARY: Final = frozenset(tiles.KINDS)
 _SPECIALS: Final = frozenset(tiles.SPECIALS)
+#: The discard of each kind (messages are immutable: made once, offered every turn).
+_DISCARDS: Final[dict[Tile, P.PMsg]] = {t: P.Discard(t, False) for t in tiles.KINDS}
+
+
+@lru_cache(maxsize=1024)
+def _completing(concealed: tuple[Tile, ...], declared_sets: int) -> frozenset[int]:
+    """:func:`~mj.rules.ims.scoring.completing_kinds` of a hand: each seat's, asked at every discard
+    until its hand changes, is worked out once."""
+    return completing_kinds(counts(concealed), declared_sets)
+
+
+@lru_cache(maxsize=256)
+def _no_claim(serial: int) -> P.PMsg:
+    """[Draw] or [Pass] on discard ``serial``: asked of three seats at every discard, made once."""
+    return P.NoClaim(serial)
 
 
 def legal_moves(view: SeatView, rules: IMSRules) -> list[P.PMsg]:
@@ -63,10 +81,13 @@ def legal_moves(view: SeatView, rules: IMSRules) -> list[P.PMsg]:
 
 
 def _bids(view: SeatView, rules: IMSRules, tile: Tile, serial: int, discarder: int) -> list[P.PMsg]:
-    found: list[P.PMsg] = [P.NoClaim(serial)]
+    found: list[P.PMsg] = [_no_claim(serial)]
+    concealed = view.concealed
     if view.left_of(discarder):
-        found.extend(P.Chow(serial, p) for p in POSITIONS if chow_partners(view.concealed, tile, p) is not None)
-    held = view.concealed.count(tile)
+        for position in POSITIONS:  # a loop, not a generator: this runs at every discard
+            if chow_partners(concealed, tile, position) is not None:
+                found.append(P.Chow(serial, position))
+    held = concealed.count(tile)
     if held >= 2:
         found.append(P.Pung(serial))
         if held >= 3:
@@ -81,32 +102,51 @@ def _turn(view: SeatView, rules: IMSRules) -> list[P.PMsg]:
     if not _SPECIALS.isdisjoint(concealed):
         return []  # a flower just drawn: the server reveals it and a replacement is on its way
     ordinary = sorted(_ORDINARY.intersection(concealed))
-    found: list[P.PMsg] = [P.Discard(t, False) for t in ordinary]
+    found: list[P.PMsg] = [_DISCARDS[t] for t in ordinary]
     if view.after_claim:
         return found
-    found.extend(P.DeclareClosedKong(t) for t in ordinary if concealed.count(t) == 4)
-    for meld in view.melds:
+    held = counts(concealed)
+    for t in ordinary:
+        if held[tiles.kind_index(t)] == 4:
+            found.append(P.DeclareClosedKong(t))
+    melds = view.melds
+    for meld in melds:
         tile = meld.tile
         if meld.kind is MeldKind.PUNG and not meld.concealed and tile in ordinary:
             found.append(P.AddToPung(tile))
     drawn = view.last_drawn if view.last_drawn is not None else (concealed[-1] if concealed else None)
-    if drawn is not None and _complete(view, rules, list(concealed), drawn, view.last_source, None):
+    if drawn is None or drawn not in concealed:
+        return found
+    # The hand before the draw was weighed at the discards before it: its waits are remembered.
+    before = concealed[:-1] if concealed[-1] == drawn else _without(concealed, drawn)
+    if tiles.kind_index(drawn) not in _completing(tuple(before), declared_sets(melds)):
+        return found
+    if _complete(view, rules, list(concealed), drawn, view.last_source, None):
         found.append(P.MahJong(0))
     return found
+
+
+def _without(concealed: list[Tile], tile: Tile) -> list[Tile]:
+    """``concealed`` less one ``tile`` (which it holds)."""
+    rest = list(concealed)
+    rest.remove(tile)
+    return rest
 
 
 def _goes_out(view: SeatView, rules: IMSRules, tile: Tile, source: WinSource, feeder: int) -> bool:
     """Whether the other player's ``tile`` (discarded or robbed) lets this seat go out."""
     if tile not in _ORDINARY:
         return False
+    if tiles.kind_index(tile) not in _completing(tuple(view.concealed), declared_sets(view.melds)):
+        return False  # the hand's waits, worked out once while it stays as it is
     return _complete(view, rules, [*view.concealed, tile], tile, source, view.seat_of(feeder))
 
 
 def _complete(
     view: SeatView, rules: IMSRules, concealed: list[Tile], tile: Tile, source: WinSource, feeder: int | None
 ) -> bool:
-    if not rules.is_mahjong(view.melds, concealed, view.options):
-        return False  # the quick test first: most hands are not complete
+    if not completes(view.melds, concealed):
+        return False  # the quick test first (the rule system's is_mahjong): most hands are not complete
     seat = view.my_seat
     hand = SeatHand(tuple(view.melds), tuple(concealed), tuple(view.specials), view.own_wind, view.prevailing)
     win = Win(

@@ -23,7 +23,7 @@ docs/rules-ims.md records every reading where the seed is silent.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Hashable, Sequence
 from typing import Final
 
 from mj.melds import KongOrigin, Meld, MeldKind
@@ -33,7 +33,8 @@ from mj.rules.classical.rules import ClassicalRules
 from mj.rules.ims import moves
 from mj.rules.ims import options as ims_options
 from mj.rules.ims.payments import SEAT_NAMES, pay
-from mj.rules.ims.scoring import is_winning_pattern, score
+from mj.rules.ims.scoring import completes, score
+from mj.rules.naming import MoveNames
 from mj.rules.options import OPTION_TABLE, GameOptions, OptionEntry, OptionType
 from mj.rules.winhand import How, WinningHand
 from mj.seatview import SeatView
@@ -46,7 +47,13 @@ OPTION_ENTRIES: Final[tuple[OptionEntry, ...]] = (
     *(e for e in OPTION_TABLE if e.name in _KEPT),
     *(
         OptionEntry(
-            spec.name, OptionType.BOOL if spec.is_bool else OptionType.NAT, 0, True, spec.default, spec.description
+            spec.name,
+            OptionType.BOOL if spec.is_bool else OptionType.NAT,
+            0,
+            True,
+            spec.default,
+            spec.description,
+            spec.allowed or (),
         )
         for spec in ims_options.SCHEMA
     ),
@@ -96,7 +103,7 @@ class IMSRules(ClassicalRules):
     def dead_wall(self, options: GameOptions) -> DeadWallPolicy:
         return DeadWallPolicy.NONE
 
-    def wall_ends(self, tiles_left: int) -> bool:
+    def wall_ends(self, tiles_left: int, kongs: int, options: GameOptions) -> bool:
         return tiles_left < DRAWN_BELOW
 
     def course(self, options: GameOptions) -> Course:
@@ -114,9 +121,10 @@ class IMSRules(ClassicalRules):
     def legal_moves(self, view: SeatView) -> list[PMsg]:
         return moves.legal_moves(view, self)
 
-    def move_names(self) -> Callable[[SeatView, PMsg], str] | None:
-        """The seed's buttons ([Draw], [Connect], [Triplet]...): :func:`mj.rules.ims.moves.button`."""
-        return moves.button
+    def move_names(self) -> MoveNames | None:
+        """The seed's buttons ([Draw], [Connect], [Triplet]...): :func:`mj.rules.ims.moves.button`; the
+        other players bid for a discard."""
+        return MoveNames(moves.button, "Bid for the discard", "bids")
 
     def exposing_spoils(self, view: SeatView, tile: Tile, pung: bool) -> bool:
         """Under a Minimum Fan, the first revealed set costs Front Door Clean's fan, unless it brings its own.
@@ -148,8 +156,7 @@ class IMSRules(ClassicalRules):
         return origin is KongOrigin.ANNEXED
 
     def is_mahjong(self, melds: Sequence[Meld], concealed: Sequence[Tile], options: GameOptions) -> bool:
-        sets = sum(1 for m in melds if m.kind is not MeldKind.PAIR)
-        return is_winning_pattern(concealed, sets)
+        return completes(melds, concealed)
 
     def goes_out(self, hand: SeatHand, win: Win, options: GameOptions) -> bool:
         """A winning pattern with at least the table's Minimum Fan."""

@@ -20,7 +20,7 @@ from typing import Final
 
 from mj import hand as analysis
 from mj.hand.complete import seven_pairs_counts, standard_split, thirteen_wonders_counts
-from mj.melds import MeldKind
+from mj.melds import Meld, MeldKind
 from mj.rules.ims.options import COUNT_FLOWERS, MINIMUM_FAN, IMSOptions
 from mj.rules.winhand import How, WinningHand
 from mj.tiles import DRAGON, FLOWER, KINDS, NUM_KINDS, SUITS, WIND, Tile, code
@@ -402,6 +402,26 @@ def _declared(hand: WinningHand) -> list[TileSet]:
     return sets
 
 
+def completing_kinds(held: Sequence[int], declared_sets: int) -> frozenset[int]:
+    """The kinds (count-vector indices) whose tile completes a winning pattern with ``held``, fan aside.
+
+    What :func:`is_winning_pattern` says of each kind added, worked out at once: the
+    waits of 4 sets and a pair, 7 Pairs and 13 Orphans, which are Chinese Classical's
+    patterns (:func:`mj.hand.wait_indices`), and 13 Individuals tried kind by kind where
+    the hand could be one tile short of it (at least four word tiles, none held thrice,
+    and twelve kinds or more: the pattern has thirteen).
+    """
+    found = set(analysis.wait_indices(held, declared_sets, True))
+    if not declared_sets and sum(held[27:]) >= 4 and max(held) <= 2 and NUM_KINDS - held.count(0) >= 12:
+        vector = list(held)
+        for index in range(NUM_KINDS):
+            vector[index] += 1
+            if _thirteen_individuals(vector):
+                found.add(index)
+            vector[index] -= 1
+    return frozenset(found)
+
+
 def _thirteen_individuals(held: Sequence[int]) -> bool:
     """1-4-7, 2-5-8 and 3-6-9 in three different suits, three single words and a pair of a fourth word."""
     if len(held) != NUM_KINDS or sum(held[27:]) != 5:  # the quick test first: 3 single words and a pair
@@ -444,6 +464,20 @@ def score(hand: WinningHand, options: IMSOptions) -> IMSScore:
             0,
         )
     return best
+
+
+def completes(melds: Sequence[Meld], concealed: Sequence[Tile]) -> bool:
+    """Whether declared ``melds`` and ``concealed`` make a winning pattern, fan aside."""
+    return is_winning_pattern(concealed, declared_sets(melds))
+
+
+def declared_sets(melds: Sequence[Meld]) -> int:
+    """How many of the patterns' sets ``melds`` already make: every declared set but a pair."""
+    sets = 0
+    for meld in melds:
+        if meld.kind is not MeldKind.PAIR:
+            sets += 1
+    return sets
 
 
 def is_winning_pattern(concealed: Sequence[Tile], declared_sets: int) -> bool:

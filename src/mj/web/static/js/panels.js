@@ -120,14 +120,31 @@ export function scoringBody(state) {
   return el('div', {}, el('p', { text: `Hand ${scoring.hand}` }), grid, revealed, payments, settlement);
 }
 
-/** A winner's figures (IMS: each fan and bonus element, the fan, the bonus, the score). */
+// How a kind of figure reads beside its name (Beijing's rare events are points paid undoubled).
+const FIGURE_KINDS = { rare: 'points, undoubled' };
+const TOTAL_NAMES = { kongs: 'Kong points' };
+
+/** A winner's figures (IMS: each fan and bonus element, the fan, the bonus, the score; Beijing: the
+ * doubles every payer shares, then what each payer owes and for which doubles). */
 function figuresTable(row) {
   const table = el('table', { class: 'figures' });
   const line = (name, value, cls = '') => table.appendChild(el('tr', { class: cls }, el('td', { text: name }), el('td', { text: String(value) })));
-  for (const e of row.figures.elements) line(`${e.name} (${e.kind})`, e.value);
-  for (const [name, value] of Object.entries(row.figures.totals)) line(name[0].toUpperCase() + name.slice(1), value, 'total');
+  for (const e of row.figures.elements) line(`${e.name} (${FIGURE_KINDS[e.kind] || e.kind})`, e.value);
+  for (const [name, value] of Object.entries(row.figures.totals)) line(TOTAL_NAMES[name] || name[0].toUpperCase() + name.slice(1), value, 'total');
   line('Score', row.score, 'total');
-  return table;
+  const payers = row.figures.payers || [];
+  if (!payers.length) return table;
+  const owed = el('table', { class: 'figures payers' },
+    el('tr', {}, el('th', { text: 'Payer' }), el('th', { text: 'Doubles' }), el('th', { text: 'Owes' })));
+  for (const p of payers) {
+    const doubles = p.doubles.map((d) => (d.value > 1 ? `${d.name} \u00d7${d.value}` : d.name));
+    const count = p.doubles.reduce((sum, d) => sum + d.value, 0);
+    owed.appendChild(el('tr', { 'data-wind': p.wind },
+      el('td', { text: `${WIND_NAMES[p.wind] || p.wind}: ${p.name}` }),
+      el('td', { class: 'doubles', text: doubles.length ? `${doubles.join(', ')} (${count})` : 'none' }),
+      el('td', { class: 'num', text: p.amount === null ? '' : String(p.amount) })));
+  }
+  return el('div', {}, table, owed);
 }
 
 export function infoBody(state) {
@@ -193,7 +210,7 @@ function localGameFields(caps, withFile) {
   form.appendChild(field('Computer players\' level', select('level', level, [
     ['1', '1: plays for speed'], ['2', '2: also defends'], ['3', '3: also weighs its score (mj-player\'s default)']])));
   const systems = caps.rule_systems || [];
-  if (systems.length > 1 && !withFile) {
+  if (systems.length > 1) {  // resuming too: a saved game does not say its rules, the server must be told
     const chosen = systems.some((r) => r.name === values.rules) ? values.rules : caps.rules;
     const menu = select('rules', chosen, systems.map((r) => [r.name, RULE_NAMES[r.name] || r.name]));
     const table = el('fieldset', { class: 'table-options' });
@@ -207,7 +224,7 @@ function localGameFields(caps, withFile) {
           ? checkbox(o.description, value, `opt-${o.name}`)
           : field(o.description, el('input', { type: 'number', name: `opt-${o.name}`, value: String(value), min: '0', style: 'width:5em' })));
       }
-      table.hidden = !system || !system.options.length;
+      table.hidden = withFile || !system || !system.options.length;  // a saved game keeps its own options
     };
     menu.addEventListener('change', fill);
     fill();
@@ -247,8 +264,8 @@ function readLocalGame(form) {
     values.table_options[values.rules] = chosen;
   }
   localStorage.setItem('xmj.localgame', JSON.stringify(values));
-  // the server is sent the chosen system's options only
-  return { ...values, table_options: values.rules ? values.table_options[values.rules] : undefined };
+  // the server is sent the chosen system's options only, and none for a saved game (it has its own)
+  return { ...values, table_options: values.rules && !values.file ? values.table_options[values.rules] : undefined };
 }
 
 export function newLocalGame(caps, send) {

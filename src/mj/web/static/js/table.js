@@ -212,10 +212,20 @@ function drawWall(svg, state, mySeat) {
       const y = count === 2 ? 86 : 88;
       row += `<rect x="${x.toFixed(2)}" y="${y}" width="${(width - 0.5).toFixed(2)}" height="${count === 2 ? 8 : 6}" rx="0.8" fill="${fill}" stroke="#6d6247" stroke-width="0.3"/>`;
     }
-    parts += `<g transform="rotate(${angle} 50 50)">${row}</g>`;
+    parts += `<g transform="rotate(${angle} 50 50)">${row}${indicatorOn(wall, side, perSide, position, width)}</g>`;
   }
   svg.setAttribute('viewBox', '0 0 100 100');
   svg.innerHTML = parts;
+}
+
+/** The wild indicator face up on the wall, just inside the stack at its tail (as the seed places it), on ``side``. */
+function indicatorOn(wall, side, perSide, position, width) {
+  if (!wall.indicator) return '';
+  const tail = position(wall.size - 1 - wall.loose_drawn);
+  if (Math.floor(tail / perSide) !== side) return '';
+  const w = width - 0.5;
+  const x = 13 + (tail % perSide) * width;
+  return `<svg class="wall-indicator" x="${x.toFixed(2)}" y="${(85.5 - w * 4 / 3).toFixed(2)}" width="${w.toFixed(2)}" height="${(w * 4 / 3).toFixed(2)}" viewBox="0 0 60 80"><use href="#t-${wall.indicator}"/></svg>`;
 }
 
 function roundInfo(state) {
@@ -230,8 +240,20 @@ function roundInfo(state) {
   info.append(el('div', 'big', `${WIND_NAMES[game.round]} round`));
   if (game.hand) info.append(el('div', 'hand-no', `Hand ${game.hand}`));
   if (state.wall.dealt && game.phase !== 'between hands') info.append(el('div', 'wall-count', `Wall: ${state.wall.live} tiles`));
+  if (state.wall.indicator) info.append(wildIndicator(state.wall.indicator, state.wall.wild));
   if (game.washout) info.append(el('div', '', `Wash-out: ${game.washout}`));
   if (game.over) info.append(el('div', 'big', 'Game over'));
+}
+
+/** The wild indicator turned up from the wall (Beijing), and the wild tile it names, marked as every wild is. */
+function wildIndicator(indicator, wild) {
+  const box = el('div', 'wild-indicator');
+  box.id = 'wild-indicator';
+  box.dataset.tile = indicator;
+  box.title = `The wild indicator is ${tileName(indicator)}${wild ? `: every ${tileName(wild)} is wild` : ''}`;
+  box.append(el('span', 'caption', 'Indicator'), tileElement(indicator, 'indicator'));
+  if (wild) box.append(el('span', 'caption', 'wild'), tileElement(wild, 'wild'));
+  return box;
 }
 
 /** Redraw the table from ``state``; our hand's tiles keep their elements. */

@@ -1,0 +1,456 @@
+"""How the robot plays the IMS rules: it aims for the fan its hand can score, bids to keep it, and defends.
+
+The generic levels (:mod:`mj.robot.levels`) race for any complete hand. Under IMS that
+loses twice: with Minimum Fan 2 most fast hands may never go out (the MahJong move is
+not even offered), and the score doubles with each fan (``2^fan + bonus``), while a
+feeder pays the winner's whole score alone. So this strategy weighs every discard and
+every bid by the points the hand is expected to bring:
+
+* a hand is read as a few *plans*: any four sets and a pair (with the fan already
+  certain: Front Door Clean while nothing is revealed, triplets of dragons and of the
+  seat and round winds, quadruplets), one suit (One Mixed Suit, One Pure Suit), All
+  Triplets and 7 Pairs; each plan's distance (shanten, on count vectors) gives a
+  chance to win (:func:`mj.robot.evaluate.win_chance`) and its fan a score; a plan
+  short of the table's Minimum Fan counts a step further per missing fan, so a hand
+  that cannot reach the minimum is never raced for;
+* a ready hand is valued exactly: each waiting tile's hand is scored by the table's
+  rule system (``view.rules``: its ``goes_out`` and ``score``), self-drawn and fed,
+  so a wait the minimum forbids is worth nothing;
+* a bid (Triplet, Connection, Quadruplet) is made when the hand after it, with its
+  best discard, is worth more than the hand without it: a connection that costs Front
+  Door Clean and brings no fan is passed up; [Draw] is the default;
+* levels 2 and 3 defend: each discard's worth is ``(1 - p) * value - p * cost``, ``p``
+  the chance it deals in (:mod:`mj.robot.defence`), ``cost`` what a feeder pays a
+  typical winner (level 3 fears it twice as much as level 2).
+
+The fan each element brings is read from the rule system's own element table
+(:data:`mj.rules.ims.scoring.FAN_ELEMENTS`), never written here again. How the levels
+measure against each other and against the generic robot: docs/robot-tuning.md.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from mj import hand, tiles
+from mj.melds import KongOrigin, Meld, MeldKind, chow, kong, pung
+from mj.protocol import pmsg as P
+from mj.protocol.fields import ChowPosition
+from mj.robot import defence, evaluate
+from mj.robot.levels import LevelOne
+from mj.robot.personality import Personality
+from mj.robot.strategy import Claim, ClaimKind, Strategy
+from mj.rules.base import SeatHand, Win, WinSource
+from mj.rules.ims.options import COUNT_FLOWERS, MINIMUM_FAN
+from mj.rules.ims.rules import DRAWN_BELOW
+from mj.rules.ims.scoring import BONUS_ELEMENTS, FAN_ELEMENTS, MAX_FAN, score_of
+from mj.seatview import SeatView, chow_partners
+from mj.tiles import KINDS, NUM_KINDS, Tile, kind_index
+
+_FAN: Final = {e.name: e.value for e in FAN_ELEMENTS}
+_BONUS: Final = {e.name: e.value for e in BONUS_ELEMENTS}
+_HONOURS: Final = tuple(range(27, NUM_KINDS))
+_ORDINARY: Final = frozenset(KINDS)
+
+#: The share of wins that are self-drawn (all three pay the score; fed, the feeder pays it
+#: and the others the bonus): 28-37% in IMS arena games of these robots.
+SELF_DRAWN: Final = 0.3
+#: A suit is aimed for only with this many of its tiles held (sets out count 3 each).
+MIN_SUIT_TILES: Final = 6
+#: The fan counted for a pair of a scoring honour with a copy unseen (it may become the triplet).
+PAIR_FAN: Final = 0.4
+#: A bid is made when it brings the hand nearer and keeps at least this share of its worth
+#: (a connection that costs the only fan a hand has is passed up).
+BID_WORTH: Final = 0.6
+#: The share of the best discard's worth a discard keeps per step it leaves the hand further.
+DROP: Final = 0.5
+#: What dealing in costs, in typical winning scores, by level (level 1 does not defend).
+DEAL_IN_COST: Final = {1: 0.0, 2: 0.5, 3: 1.0}
+#: While no discard deals in with at least this chance, the defence is not weighed.
+QUIET: Final = 0.005
+
+
+def points(fan: float, bonus: float) -> float:
+    """The seed's score (:func:`mj.rules.ims.scoring.score_of`) for a fan that may be fractional (an estimate)."""
+    fan = min(fan, float(MAX_FAN))
+    return 2.0**fan + bonus if fan <= 4 else fan * fan + bonus
+
+
+def paid(score: float, bonus: float) -> float:
+    """What a win scoring ``score`` brings the winner on average, self-drawn or fed (see :data:`SELF_DRAWN`)."""
+    return SELF_DRAWN * 3 * score + (1 - SELF_DRAWN) * (score + 2 * bonus)
+
+
+@dataclass(slots=True, init=False)
+class _Table:
+    """What one decision's plans share: the table's minimum, the hand's bonus and the scoring honours."""
+
+    minimum: int
+    bonus: int
+    #: By kind index: the fan a triplet of that kind brings this seat (0 for suit tiles).
+    honour_fan: list[int]
+    live: int
+    unseen: list[int]
+
+    def __init__(self, view: SeatView, unseen: list[int]) -> None:
+        options = view.options
+        self.minimum = options[MINIMUM_FAN]
+        bonus = len(view.specials) * _BONUS["Flowers"] if options.flag(COUNT_FLOWERS) else 0
+        if view.my_seat == 0:
+            bonus += _BONUS["Dealer"]
+        for meld in view.melds:
+            if meld.kind is MeldKind.KONG and meld.kong_origin is KongOrigin.CONCEALED:
+                bonus += _BONUS["Concealed Quadruplet"]
+        self.bonus = bonus
+        fan = [0] * NUM_KINDS
+        for k in _HONOURS:
+            tile = KINDS[k]
+            fan[k] = (
+                _FAN["Dragon"] * tiles.is_dragon(tile)
+                + _FAN["Seat Wind"] * (tile == view.own_wind)
+                + _FAN["Round Wind"] * (tile == view.prevailing)
+            )
+        self.honour_fan = fan
+        # The model's scale is a full live wall of 77 tiles; IMS ends the hand with 13 undrawn.
+        self.live = min(evaluate.FULL_WALL, max(0, view.live_tiles - DRAWN_BELOW + 1))
+        self.unseen = unseen
+
+
+@dataclass(slots=True, init=False)
+class _Shown:
+    """What the seat's declared sets fix for every plan."""
+
+    sets: int
+    #: Nothing declared: Front Door Clean and the special patterns are still open.
+    concealed: bool
+    #: The fan the declared sets bring whatever follows (honour triplets, quadruplets).
+    fan: int
+    #: The suits (0..2) of the declared sets of suit tiles.
+    suits: frozenset[int]
+    honours: bool
+    triplets_only: bool
+
+    def __init__(self, melds: Sequence[Meld], honour_fan: list[int]) -> None:
+        sets = [m for m in melds if m.kind in (MeldKind.CHOW, MeldKind.PUNG, MeldKind.KONG)]
+        self.sets = len(sets)
+        self.concealed = not sets
+        fan = 0
+        suits: set[int] = set()
+        honours = False
+        for meld in sets:
+            k = kind_index(meld.tile)
+            if meld.kind is MeldKind.KONG:
+                fan += _FAN["Quadruplet"]
+            if k >= 27:
+                honours = True
+                fan += honour_fan[k]
+            else:
+                suits.add(k // 9)
+        self.fan = fan
+        self.suits = frozenset(suits)
+        self.honours = honours
+        self.triplets_only = all(m.kind is not MeldKind.CHOW for m in sets)
+
+
+#: A plan: its distance (shanten, plus a step per fan missing), its worth (win chance times
+#: what the win brings), and its weight among plans as near (useful tiles times what it brings).
+_Plan = tuple[int, float, float]
+
+
+def win_chance(table: _Table, shanten: int, ukeire: int) -> float:
+    """How likely a hand ``shanten`` from ready with ``ukeire`` useful unseen tiles goes out
+    (the model fitted on the robots' own hands, :func:`mj.robot.evaluate.win_chance`)."""
+    if shanten < 0:
+        return 1.0
+    return evaluate.win_chance(shanten, ukeire, table.live)
+
+
+def _plan(table: _Table, shanten: int, ukeire: int, fan: float) -> _Plan:
+    """A plan ``shanten`` away with ``ukeire`` useful unseen tiles, promising ``fan``.
+
+    Short of the table's minimum it counts a step further per missing fan (and is
+    valued at the minimum). Among plans as near, the one whose useful tiles times its
+    score is greatest comes first: the chance to win grows about in proportion to the
+    useful tiles at one distance (see :mod:`mj.robot.levels` on weighing prospects).
+    """
+    if fan < table.minimum:
+        shanten += int(table.minimum - fan + 0.999)
+        fan = float(table.minimum)  # a float, as typed (mypyc keeps the two apart)
+    value = paid(points(fan, table.bonus), table.bonus)
+    return shanten, win_chance(table, shanten, ukeire) * value, ukeire * value
+
+
+def _better(plan: _Plan, than: _Plan) -> bool:
+    """Nearer first, then more useful tiles times score."""
+    return plan[0] < than[0] or (plan[0] == than[0] and plan[2] > than[2])
+
+
+def _ukeire(table: _Table, vector: Sequence[int], sets: int, shanten: int, kinds: Sequence[int]) -> int:
+    """The unseen tiles among ``kinds`` that bring the standard hand ``vector`` closer."""
+    after = hand.shanten_after_draws(vector, sets, False)
+    unseen = table.unseen
+    return sum(unseen[k] for k in kinds if after[k] < shanten)
+
+
+def _triplet_shanten(vector: Sequence[int], sets: int) -> tuple[int, bool]:
+    """Shanten to four triplets and a pair (each missing triplet needs two tiles, a pair held saves one),
+    and whether a single may still help (more pairs are wanted)."""
+    need = 4 - sets
+    triplets = min(need, sum(1 for n in vector if n >= 3))
+    pairs = sum(1 for n in vector if n == 2)
+    return 2 * (need - triplets) - min(pairs, need - triplets + 1), pairs < need - triplets + 1
+
+
+def plan_value(table: _Table, shown: _Shown, vector: Sequence[int], ukeire: int) -> _Plan:
+    """The best plan for the concealed ``vector`` (a hand not about to discard): its distance and worth in points.
+
+    The nearest plan that reaches the table's minimum comes first (speed wins most of
+    the points: a step costs more than a fan brings), the one worth most among equals.
+    ``ukeire`` is the unseen tiles bringing the standard hand closer; the other plans
+    count their own.
+    """
+    sets = shown.sets
+    unseen = table.unseen
+    honour_fan = table.honour_fan
+    held_fan = 0.0
+    pair_fan = 0.0
+    for k in _HONOURS:
+        n = vector[k]
+        if n >= 3:
+            held_fan += honour_fan[k]
+        elif n == 2 and unseen[k]:
+            pair_fan += PAIR_FAN * honour_fan[k]
+    clean = _FAN["Front Door Clean"] if shown.concealed else 0
+    base = shown.fan + held_fan + clean
+    best = _plan(table, hand.shanten(vector, sets), ukeire, base + pair_fan)
+    # One suit: the other suits' tiles are to be thrown (zeroed here, as missing tiles).
+    if len(shown.suits) <= 1:
+        by_suit = [sum(vector[s * 9 : s * 9 + 9]) for s in range(3)]
+        suit = next(iter(shown.suits)) if shown.suits else max(range(3), key=by_suit.__getitem__)
+        if by_suit[suit] >= MIN_SUIT_TILES - 3 * len(shown.suits):
+            low = suit * 9
+            mixed = [0] * NUM_KINDS
+            mixed[low : low + 9] = vector[low : low + 9]
+            pure = list(mixed)
+            mixed[27:] = vector[27:]
+            s = hand.shanten(mixed, sets)
+            u = _ukeire(table, mixed, sets, s, (*range(low, low + 9), *_HONOURS))
+            plan = _plan(table, s, u, base + pair_fan + _FAN["One Mixed Suit"])
+            best = plan if _better(plan, best) else best
+            if not shown.honours:
+                s = hand.shanten(pure, sets)
+                u = _ukeire(table, pure, sets, s, range(low, low + 9))
+                plan = _plan(table, s, u, shown.fan + clean + _FAN["One Pure Suit"])
+                best = plan if _better(plan, best) else best
+    if shown.triplets_only:
+        s, singles = _triplet_shanten(vector, sets)
+        u = sum(unseen[k] for k in range(NUM_KINDS) if vector[k] == 2 or (singles and vector[k] == 1))
+        triplet_fan = sum(PAIR_FAN * 2 * honour_fan[k] for k in _HONOURS if vector[k] == 2 and unseen[k])
+        plan = _plan(table, s, u, base + triplet_fan + _FAN["All Triplets"])
+        best = plan if _better(plan, best) else best
+    if shown.concealed:
+        s = hand.shanten_seven_pairs(vector)
+        u = sum(unseen[k] for k in range(NUM_KINDS) if vector[k] == 1)
+        plan = _plan(table, s, u, _FAN["7 Pairs"])
+        best = plan if _better(plan, best) else best
+    return best
+
+
+#: A discard weighed: the tile and the plan (:data:`_Plan`) the rest of the hand has.
+_Option = tuple[Tile, int, float, float]
+
+
+def _order(option: _Option) -> tuple[int, float]:
+    """The order of discards without danger: nearest plan first, then the greatest weight."""
+    return option[1], -option[3]
+
+
+class IMSStrategy(LevelOne):
+    """The IMS play described in the module documentation; ``level`` 2 and 3 defend."""
+
+    def __init__(self, level: int, personality: Personality | None = None, seed: int = 0) -> None:
+        super().__init__(personality, seed)
+        self.level = level
+        self.cost = DEAL_IN_COST[level]
+        #: Ready hands already scored: (melds, concealed, winning kind) -> points, for one hand.
+        self._scored: dict[tuple[tuple[Meld, ...], tuple[Tile, ...], int], float] = {}
+        self._scored_hand = -1
+
+    # -- discards
+
+    def _choose(self, view: SeatView, vector: list[int], unseen: list[int]) -> Tile:
+        table = _Table(view, unseen)
+        concealed = [t for t in view.concealed if t in _ORDINARY]
+        options = self._options(view, table, vector, concealed, view.melds)
+        push = min(options, key=_order)
+        if self.cost > 0.0:
+            held = [k for k in range(NUM_KINDS) if vector[k]]
+            danger = defence.assess(view, unseen, held)
+            if max(danger.deal_in[k] for k in held) >= QUIET:
+                return self._defend(table, options, push, danger)
+        near = [o for o in options if _order(o) == _order(push)]
+        return self._rng.choice([o[0] for o in near])
+
+    def _defend(self, table: _Table, options: list[_Option], push: _Option, danger: defence.Danger) -> Tile:
+        """The discard worth most once its chance to deal in is weighed (as :class:`mj.robot.levels.LevelTwo`).
+
+        A discard leaving the hand further than the best counts :data:`DROP` of the
+        best's worth per step: the plans' worths are compared within one distance only.
+        """
+        cost = self.cost * self._typical_loss(table)
+        best_tile, best_worth = push[0], -math.inf
+        top = push[3]
+        for tile, distance, worth, weight in sorted(options, key=_order):
+            if distance > push[1]:
+                worth = push[2] * DROP ** (distance - push[1])
+            else:
+                worth = push[2] * weight / top if top > 0.0 else 0.0
+            risk = danger.of(tile)
+            worth = (1.0 - risk) * worth - risk * cost
+            if worth > best_worth + 1e-9:
+                best_tile, best_worth = tile, worth
+        return best_tile
+
+    def _options(
+        self, view: SeatView, table: _Table, vector: list[int], concealed: list[Tile], melds: Sequence[Meld]
+    ) -> list[_Option]:
+        """Each discard of a hand about to discard: the tile and the plan (:data:`_Plan`) of the rest."""
+        shown = _Shown(melds, table.honour_fan)
+        found = []
+        for option in evaluate.discard_options(vector, shown.sets, shown.concealed, table.unseen, True):
+            rest = evaluate.without(vector, option.tile)
+            distance, worth, weight = plan_value(table, shown, rest, option.ukeire)
+            if option.shanten == 0:
+                left = list(concealed)
+                left.remove(option.tile)
+                exact = self._ready_value(view, table, rest, left, melds, shown.sets)
+                if exact[2] > 0.0:
+                    distance, worth, weight = exact
+                else:
+                    distance = max(distance, 1)  # no wait may go out: a tile must change
+            found.append((option.tile, distance, worth, weight))
+        return found
+
+    def _typical_loss(self, table: _Table) -> float:
+        """What a feeder pays a typical winner: a hand with a fan more than the table's minimum."""
+        return float(score_of(max(table.minimum, 1) + 1, 3))
+
+    def _ready_value(
+        self, view: SeatView, table: _Table, vector: list[int], concealed: list[Tile], melds: Sequence[Meld], sets: int
+    ) -> _Plan:
+        """A ready hand's plan: its chance to win times what each wait scores, by the table's rule system."""
+        if view.hand_no != self._scored_hand:
+            self._scored_hand = view.hand_no
+            self._scored.clear()
+        waiting = 0
+        total = 0.0
+        key = (tuple(melds), tuple(sorted(concealed)))
+        for k in hand.wait_indices(vector, sets, not melds):
+            copies = table.unseen[k]
+            if not copies:
+                continue
+            waiting += copies
+            found = self._scored.get((*key, k))
+            if found is None:
+                found = self._scored[(*key, k)] = self._win_points(view, melds, concealed, KINDS[k])
+            total += copies * found
+        if not waiting or total == 0.0:
+            return 0, 0.0, 0.0
+        return 0, win_chance(table, 0, waiting) * total / waiting, total
+
+    def _win_points(self, view: SeatView, melds: Sequence[Meld], concealed: list[Tile], tile: Tile) -> float:
+        """What going out on ``tile`` brings on average, self-drawn or fed; 0 where the rules forbid it."""
+        rules = view.rules
+        seat = SeatHand(tuple(melds), (*concealed, tile), tuple(view.specials), view.own_wind, view.prevailing)
+        me = view.my_seat
+        worth = 0.0
+        for source, share in ((WinSource.WALL, SELF_DRAWN), (WinSource.DISCARD, 1.0 - SELF_DRAWN)):
+            win = Win(
+                tile=tile,
+                source=source,
+                melds_before_win=len(melds),
+                visible=(),
+                last_tile=False,
+                heavens_blessing=False,
+                earths_blessing=False,
+                kong_upon_kong=False,
+                original_call=False,
+                hands_as_east=view.hands_as_east,
+                winner_is_east=me == 0,
+                feeder=None if source is WinSource.WALL else (me + 1) % 4,
+            )
+            if not rules.goes_out(seat, win, view.options):
+                continue
+            result = rules.score(seat, win, view.options, True)
+            if source is WinSource.WALL:
+                worth += share * 3 * result.score
+            else:
+                worth += share * (result.score + 2 * result.figure("bonus"))
+        return worth
+
+    # -- bids
+
+    def claim(self, view: SeatView, tile: Tile, serial: int) -> Claim | None:
+        legal = view.legal_moves()
+        kinds = set(map(type, legal))
+        if P.MahJong in kinds:
+            return Claim(ClaimKind.MAHJONG)
+        if P.Pung not in kinds and P.Chow not in kinds:
+            return None  # most discards: nothing to bid but Draw or Pass
+        combination = self._reconsider(view, drawn=False)
+        if combination.hiddenness >= 1:
+            return None
+        bids: list[tuple[Claim, tuple[Tile, ...], Meld]] = []
+        if P.Pung in kinds:
+            bids.append((Claim(ClaimKind.PUNG), (tile, tile), pung(tile, False)))
+        if P.Kong in kinds:
+            bids.append((Claim(ClaimKind.KONG), (tile, tile, tile), kong(tile, KongOrigin.CLAIMED)))
+        if combination.chowness > -1:
+            for move in legal:
+                if type(move) is P.Chow and move.cpos is not ChowPosition.ANYPOS:
+                    pair = chow_partners(tile, move.cpos)
+                    bids.append((Claim(ClaimKind.CHOW, move.cpos), pair, chow(min(tile, *pair), False)))
+        unseen = view.unseen_counts()
+        table = _Table(view, unseen)
+        vector = view.hand_counts()
+        concealed = [t for t in view.concealed if t in _ORDINARY]
+        melds = view.melds
+        best: Claim | None = None
+        best_plan = self._plan_now(view, table, vector, concealed, melds)
+        for bid, partners, meld in bids:
+            rest = evaluate.without(vector, *partners)
+            left = list(concealed)
+            for partner in partners:
+                left.remove(partner)
+            after = [*melds, meld]
+            if meld.kind is MeldKind.KONG:
+                plan = self._plan_now(view, table, rest, left, after)
+            else:
+                plan = min(self._options(view, table, rest, left, after), key=_order)[1:]
+            if plan[0] < best_plan[0] and plan[1] > best_plan[1] * BID_WORTH:
+                best, best_plan = bid, plan
+        return best
+
+    def _plan_now(
+        self, view: SeatView, table: _Table, vector: list[int], concealed: list[Tile], melds: Sequence[Meld]
+    ) -> _Plan:
+        """The plan of a hand not about to discard (as a discard leaves it)."""
+        shown = _Shown(melds, table.honour_fan)
+        now = hand.shanten_all(vector, shown.sets, shown.concealed)
+        draws = hand.shanten_after_draws(vector, shown.sets, shown.concealed)
+        ukeire = sum(table.unseen[k] for k in range(NUM_KINDS) if draws[k] < now)
+        plan = plan_value(table, shown, vector, ukeire)
+        if now == 0:
+            exact = self._ready_value(view, table, vector, concealed, melds, shown.sets)
+            if exact[2] > 0.0:
+                return exact
+            return max(plan[0], 1), plan[1], plan[2]
+        return plan
+
+
+def make_ims_strategy(level: int, personality: Personality | None = None, seed: int = 0) -> Strategy:
+    """The IMS strategy of ``level`` (1: fan-aware, no defence; 2, 3: defending harder)."""
+    return IMSStrategy(level, personality, seed)

@@ -1,0 +1,60 @@
+"""A Beijing game saved and loaded keeps what its Upstairs doubles depend on (issue 20).
+
+Whether the hand before was drawn and how many hands the banker has dealt in a row
+are not in the original's save format (its Game line says neither); a Beijing save
+keeps them in a comment the original's loader ignores, and a classical save stays
+the original's.
+"""
+
+from __future__ import annotations
+
+from mj.arena.exchange import exchange
+from mj.arena.players import parse_player
+from mj.arena.tally import GameTally
+from mj.robot.agent import Robot
+from mj.rules.beijing.rules import BEIJING
+from mj.table import Table, TableSettings
+
+
+def test_a_beijing_save_loads_with_the_last_hand_drawn_and_the_banker_run_kept_at_every_hand() -> None:
+    checked: list[tuple[bool, int]] = []
+
+    def at_each_deal(at: Table) -> None:
+        game = at.game
+        if game is None or game.hands_started == hands_seen[0]:
+            return
+        hands_seen[0] = game.hands_started
+        loaded = Table(TableSettings(rules=BEIJING))
+        loaded.load(at.save_text())
+        assert loaded.game is not None
+        kept = (loaded.game.after_draw, loaded.game.banker_hands)
+        assert kept == (game.after_draw, game.banker_hands), f"hand {game.hands_started}"
+        checked.append(kept)
+
+    # whole games from successive seeds until both facts have been carried over a save
+    for seed in range(1, 21):
+        hands_seen = [0]
+        table = Table(TableSettings(timeout=0, seed=seed, rules=BEIJING))
+        table.journal = at_each_deal
+        robots = [Robot(parse_player("level=3,generic=1").strategy(seed)) for _ in range(4)]  # they draw more hands
+        tally = GameTally()
+        exchange(table, robots, [f"Robot{n}" for n in range(1, 5)], tally, None)
+        assert tally.game_over
+        if any(after_draw for after_draw, _ in checked) and any(run >= 2 for _, run in checked):
+            break
+    assert any(after_draw for after_draw, _ in checked), "no hand after a drawn one in 20 games"
+    assert any(run >= 2 for _, run in checked), "no banker stayed twice in 20 games"
+
+
+def test_a_classical_save_says_nothing_of_the_hand_before() -> None:
+    table = Table(TableSettings(timeout=0, seed=7))
+    texts: list[str] = []
+
+    def at_each_deal(at: Table) -> None:
+        if at.game is not None and at.game.hands_started > len(texts):
+            texts.append(at.save_text())
+
+    table.journal = at_each_deal
+    robots = [Robot(parse_player("default").strategy(7)) for _ in range(4)]
+    exchange(table, robots, [f"Robot{n}" for n in range(1, 5)], GameTally(), None)
+    assert len(texts) >= 16 and not any("AfterDraw" in text for text in texts)
