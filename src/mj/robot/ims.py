@@ -53,6 +53,11 @@ from mj.tiles import KINDS, NUM_KINDS, Tile, kind_index
 _FAN: Final = {e.name: e.value for e in FAN_ELEMENTS}
 _BONUS: Final = {e.name: e.value for e in BONUS_ELEMENTS}
 _HONOURS: Final = tuple(range(27, NUM_KINDS))
+_CLEAN: Final = _FAN["Front Door Clean"]
+_MIXED_SUIT: Final = _FAN["One Mixed Suit"]
+_PURE_SUIT: Final = _FAN["One Pure Suit"]
+_ALL_TRIPLETS: Final = _FAN["All Triplets"]
+_SEVEN_PAIRS: Final = _FAN["7 Pairs"]
 _ORDINARY: Final = frozenset(KINDS)
 
 #: The share of wins that are self-drawn (all three pay the score; fed, the feeder pays it
@@ -272,15 +277,6 @@ def _discards(table: _Table, vector: Sequence[int], sets: int, concealed: bool) 
     return options
 
 
-def _triplet_shanten(vector: Sequence[int], sets: int) -> tuple[int, bool]:
-    """Shanten to four triplets and a pair (each missing triplet needs two tiles, a pair held saves one),
-    and whether a single may still help (more pairs are wanted)."""
-    need = 4 - sets
-    triplets = min(need, sum(1 for n in vector if n >= 3))
-    pairs = sum(1 for n in vector if n == 2)
-    return 2 * (need - triplets) - min(pairs, need - triplets + 1), pairs < need - triplets + 1
-
-
 def plan_value(table: _Table, shown: _Shown, vector: Sequence[int], ukeire: int) -> _Plan:
     """The best plan for the concealed ``vector`` (a hand not about to discard): its distance and worth in points.
 
@@ -296,15 +292,35 @@ def plan_value(table: _Table, shown: _Shown, vector: Sequence[int], ukeire: int)
     sets = shown.sets
     unseen = table.unseen
     honour_fan = table.honour_fan
+    # One pass over the counts for what the plans count: per suit, triplets, pairs, unseen copies.
+    by_suit = [0, 0, 0]
+    triplets = pairs = seven = 0
+    pair_unseen = single_unseen = 0
+    for k in range(NUM_KINDS):
+        n = vector[k]
+        if not n:
+            continue
+        if k < 27:
+            by_suit[k // 9] += n
+        if n >= 3:
+            triplets += 1
+        elif n == 2:
+            pairs += 1
+            pair_unseen += unseen[k]
+        elif n == 1:
+            single_unseen += unseen[k]
+        seven += n // 2
     held_fan = 0.0
     pair_fan = 0.0
+    triplet_fan = 0.0
     for k in _HONOURS:
         n = vector[k]
         if n >= 3:
             held_fan += honour_fan[k]
         elif n == 2 and unseen[k]:
             pair_fan += PAIR_FAN * honour_fan[k]
-    clean = _FAN["Front Door Clean"] if shown.concealed else 0
+            triplet_fan += PAIR_FAN * 2 * honour_fan[k]
+    clean = _CLEAN if shown.concealed else 0
     base = shown.fan + held_fan + clean
     # The plans are compared on distance and weight; the win chance is worked out for the best alone.
     fan = base + pair_fan
@@ -315,23 +331,30 @@ def plan_value(table: _Table, shown: _Shown, vector: Sequence[int], ukeire: int)
     candidates: list[tuple[int, int, float]] = []  # (shanten, ukeire, fan) of the other plans
     # One suit: the other suits' tiles are to be thrown (zeroed, as missing tiles).
     if len(shown.suits) <= 1:
-        by_suit = [sum(vector[s * 9 : s * 9 + 9]) for s in range(3)]
-        suit = next(iter(shown.suits)) if shown.suits else max(range(3), key=by_suit.__getitem__)
+        if shown.suits:
+            suit = next(iter(shown.suits))
+        else:  # the suit held most, the first of equals
+            suit = 0
+            if by_suit[1] > by_suit[suit]:
+                suit = 1
+            if by_suit[2] > by_suit[suit]:
+                suit = 2
         if by_suit[suit] >= MIN_SUIT_TILES - 3 * len(shown.suits):
             s, u = _suit_shape(table, vector, sets, suit, True)
-            candidates.append((s, u, base + pair_fan + _FAN["One Mixed Suit"]))
+            candidates.append((s, u, base + pair_fan + _MIXED_SUIT))
             if not shown.honours:
                 s, u = _suit_shape(table, vector, sets, suit, False)
-                candidates.append((s, u, shown.fan + clean + _FAN["One Pure Suit"]))
+                candidates.append((s, u, shown.fan + clean + _PURE_SUIT))
     if shown.triplets_only:
-        s, singles = _triplet_shanten(vector, sets)
-        u = sum(unseen[k] for k in range(NUM_KINDS) if vector[k] == 2 or (singles and vector[k] == 1))
-        triplet_fan = sum(PAIR_FAN * 2 * honour_fan[k] for k in _HONOURS if vector[k] == 2 and unseen[k])
-        candidates.append((s, u, base + triplet_fan + _FAN["All Triplets"]))
+        # Four triplets and a pair: each missing triplet needs two tiles, a pair held saves one;
+        # a single helps while more pairs are wanted.
+        need = 4 - sets
+        short = need - min(need, triplets)
+        s = 2 * short - min(pairs, short + 1)
+        u = pair_unseen + (single_unseen if pairs < short + 1 else 0)
+        candidates.append((s, u, base + triplet_fan + _ALL_TRIPLETS))
     if shown.concealed:
-        s = hand.shanten_seven_pairs(vector)
-        u = sum(unseen[k] for k in range(NUM_KINDS) if vector[k] == 1)
-        candidates.append((s, u, _FAN["7 Pairs"]))
+        candidates.append((6 - min(7, seven), single_unseen, _SEVEN_PAIRS))
     for s, u, fan in candidates:
         distance = _steps(table, s, fan)
         value = _value(table, fan)
