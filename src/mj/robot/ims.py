@@ -277,7 +277,7 @@ def _discards(table: _Table, vector: Sequence[int], sets: int, concealed: bool) 
     return options
 
 
-def plan_value(table: _Table, shown: _Shown, vector: Sequence[int], ukeire: int) -> _Plan:
+def plan_value(table: _Table, shown: _Shown, vector: Sequence[int], shanten: int, ukeire: int) -> _Plan:
     """The best plan for the concealed ``vector`` (a hand not about to discard): its distance and worth in points.
 
     The nearest plan that reaches the table's minimum comes first (speed wins most of
@@ -286,8 +286,10 @@ def plan_value(table: _Table, shown: _Shown, vector: Sequence[int], ukeire: int)
     as near, the one whose useful tiles times its score is greatest comes first: the
     chance to win grows about in proportion to the useful tiles at one distance (see
     :mod:`mj.robot.levels` on weighing prospects).
-    ``ukeire`` is the unseen tiles bringing the standard hand closer; the other plans
-    count their own.
+    ``shanten`` (:func:`mj.hand.shanten_all`) and ``ukeire`` are the hand's distance
+    and the unseen tiles bringing it closer, as the caller counted them; the other
+    plans count their own. With sets declared, no special hand is open and that
+    shanten is the standard hand's.
     """
     sets = shown.sets
     unseen = table.unseen
@@ -324,7 +326,7 @@ def plan_value(table: _Table, shown: _Shown, vector: Sequence[int], ukeire: int)
     base = shown.fan + held_fan + clean
     # The plans are compared on distance and weight; the win chance is worked out for the best alone.
     fan = base + pair_fan
-    best_distance = _steps(table, hand.shanten(vector, sets), fan)
+    best_distance = _steps(table, shanten if sets else hand.shanten(vector, sets), fan)
     best_value = _value(table, fan)
     best_ukeire = ukeire
     best_weight = ukeire * best_value
@@ -429,7 +431,7 @@ class IMSStrategy(LevelOne):
         found = []
         for tile, shanten, ukeire in _discards(table, vector, shown.sets, shown.concealed):
             rest = evaluate.without(vector, tile)
-            distance, worth, weight = plan_value(table, shown, rest, ukeire)
+            distance, worth, weight = plan_value(table, shown, rest, shanten, ukeire)
             if shanten == 0:
                 left = list(concealed)
                 left.remove(tile)
@@ -558,7 +560,7 @@ class IMSStrategy(LevelOne):
         ukeire = 0
         for k in standing[1]:
             ukeire += table.unseen[k]
-        plan = plan_value(table, shown, vector, ukeire)
+        plan = plan_value(table, shown, vector, now, ukeire)
         if now == 0:
             exact = self._ready_value(view, table, vector, concealed, melds, shown.sets)
             if exact[2] > 0.0:
