@@ -76,7 +76,9 @@ DROP: Final = 0.5
 DEAL_IN_COST: Final = {1: 0.0, 2: 0.5, 3: 1.0}
 #: While no discard deals in with at least this chance, the defence is not weighed.
 QUIET: Final = 0.005
-#: The hands' shapes a strategy keeps (:class:`_Memo`) before it forgets them all at once.
+#: A distance no plan reaches (:meth:`IMSStrategy._options` weighs every discard).
+NO_LIMIT: Final = 99
+#: The hands' shapes kept (:class:`_Memo`) before they are forgotten all at once.
 SHAPES_KEPT: Final = 20000
 
 
@@ -93,7 +95,7 @@ def paid(score: float, bonus: float) -> float:
 
 @dataclass(slots=True, init=False)
 class _Memo:
-    """What a hand's counts alone decide, kept by a strategy from one decision to the next.
+    """What a hand's counts alone decide, kept from one decision to the next (:data:`_MEMO`).
 
     Shanten and the kinds that bring a hand closer depend on the counts (and the sets
     declared) only, not on the unseen tiles; the same hands recur at every discard
@@ -123,6 +125,10 @@ class _Memo:
             self.standing.clear()
 
 
+#: What the counts alone decide, shared by every strategy of this process (pure functions of the counts).
+_MEMO: Final = _Memo()
+
+
 @dataclass(slots=True, init=False)
 class _Table:
     """What one decision's plans share: the table's minimum, the hand's bonus and the scoring honours."""
@@ -133,7 +139,7 @@ class _Table:
     honour_fan: list[int]
     live: int
     unseen: list[int]
-    #: What the counts alone decide, kept by the strategy across decisions.
+    #: What the counts alone decide, kept across decisions (:data:`_MEMO`).
     memo: _Memo
 
     def __init__(self, view: SeatView, unseen: list[int], memo: _Memo | None = None) -> None:
@@ -385,13 +391,11 @@ class IMSStrategy(LevelOne):
         #: Ready hands already scored: (melds, concealed, winning kind) -> points, for one hand.
         self._scored: dict[tuple[tuple[Meld, ...], tuple[Tile, ...], int], float] = {}
         self._scored_hand = -1
-        #: What the hands' counts alone decide, whatever the hand (:class:`_Memo`).
-        self._memo = _Memo()
 
     # -- discards
 
     def _choose(self, view: SeatView, vector: list[int], unseen: list[int]) -> Tile:
-        table = _Table(view, unseen, self._memo)
+        table = _Table(view, unseen, _MEMO)
         concealed = [t for t in view.concealed if t in _ORDINARY]
         options = self._options(view, table, vector, concealed, view.melds)
         push = min(options, key=_order)
@@ -424,12 +428,27 @@ class IMSStrategy(LevelOne):
         return best_tile
 
     def _options(
-        self, view: SeatView, table: _Table, vector: list[int], concealed: list[Tile], melds: Sequence[Meld]
+        self,
+        view: SeatView,
+        table: _Table,
+        vector: list[int],
+        concealed: list[Tile],
+        melds: Sequence[Meld],
+        within: int = NO_LIMIT,
     ) -> list[_Option]:
-        """Each discard of a hand about to discard: the tile and the plan (:data:`_Plan`) of the rest."""
+        """Each discard of a hand about to discard: the tile and the plan (:data:`_Plan`) of the rest.
+
+        Empty where no discard can leave a plan nearer than ``within`` steps: a plan is
+        never nearer than the shanten over every hand shape (a suit plan holds fewer
+        tiles, the others are shapes that shanten counts), so a bid that cannot bring
+        the hand nearer is passed up without weighing its plans.
+        """
         shown = _Shown(melds, table.honour_fan)
+        discards = _discards(table, vector, shown.sets, shown.concealed)
+        if min(d[1] for d in discards) >= within:
+            return []
         found = []
-        for tile, shanten, ukeire in _discards(table, vector, shown.sets, shown.concealed):
+        for tile, shanten, ukeire in discards:
             rest = evaluate.without(vector, tile)
             distance, worth, weight = plan_value(table, shown, rest, shanten, ukeire)
             if shanten == 0:
@@ -523,7 +542,7 @@ class IMSStrategy(LevelOne):
                     pair = chow_partners(tile, move.cpos)
                     bids.append((Claim(ClaimKind.CHOW, move.cpos), pair, chow(min(tile, *pair), False)))
         unseen = view.unseen_counts()
-        table = _Table(view, unseen, self._memo)
+        table = _Table(view, unseen, _MEMO)
         vector = view.hand_counts()
         concealed = [t for t in view.concealed if t in _ORDINARY]
         melds = view.melds
@@ -538,7 +557,10 @@ class IMSStrategy(LevelOne):
             if meld.kind is MeldKind.KONG:
                 plan = self._plan_now(view, table, rest, left, after)
             else:
-                plan = min(self._options(view, table, rest, left, after), key=_order)[1:]
+                options = self._options(view, table, rest, left, after, best_plan[0])
+                if not options:
+                    continue  # no nearer than the hand is now
+                plan = min(options, key=_order)[1:]
             if plan[0] < best_plan[0] and plan[1] > best_plan[1] * BID_WORTH:
                 best, best_plan = bid, plan
         return best
