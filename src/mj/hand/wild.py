@@ -179,6 +179,18 @@ def shanten_after_draws(
     needs = [_suit_needs(patterns[0]), _suit_needs(patterns[1]), _suit_needs(patterns[2]), _honour_needs(patterns[3])]
     infos: list[GroupInfo] = [suit_info(patterns[0]), suit_info(patterns[1]), suit_info(patterns[2])]
     infos.append(honour_info(patterns[3]))
+    # jokers_needed with one group changed: the other groups' needs summed, and their least pair need.
+    rest_needs = []
+    rest_pair = []
+    for group in range(4):
+        total = 0
+        pair = UNREACHABLE
+        for other in range(4):
+            if other != group:
+                total += needs[other][0]
+                pair = min(pair, needs[other][1])
+        rest_needs.append(total)
+        rest_pair.append(pair)
     pairs = 0
     odd = 0  # as seven_pairs_needed counts them: kinds held other than twice or four times
     for held in real:
@@ -199,9 +211,8 @@ def shanten_after_draws(
         pairs_now = pairs - held // 2 + (held + 1) // 2
         odd_now = odd - (held not in (0, 2, 4)) + (held + 1 not in (0, 2, 4))
         if complete_size:
-            group_needs = list(needs)
-            group_needs[group] = _honour_needs(pattern) if group == 3 else _suit_needs(pattern)
-            total = sum(n[0] for n in group_needs) + min(n[1] for n in group_needs)
+            need, pair_need = _honour_needs(pattern) if group == 3 else _suit_needs(pattern)
+            total = rest_needs[group] + need + min(rest_pair[group], pair_need)
             if min(total, UNREACHABLE) <= wilds or (special and odd_now <= wilds):
                 found.append(-1)
                 continue
