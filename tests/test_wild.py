@@ -8,7 +8,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mj.hand import counts, is_mahjong
-from mj.hand.wild import NO_WILD, arrangements, is_complete, jokers_needed, shanten, wait_indices
+from mj.hand.wild import (
+    NO_WILD,
+    arrangements,
+    is_complete,
+    jokers_needed,
+    shanten,
+    shanten_after_draws,
+    wait_indices,
+)
 from mj.tiles import KINDS, Tile, is_suited, kind_index, parse
 
 
@@ -135,3 +143,47 @@ def test_declared_sets_leave_fewer_tiles_to_arrange() -> None:
     assert is_complete(vector("1B 2B 3B 1C 1C"), NO_WILD, 3)
     assert is_complete(vector("1B 2B RD 1C 1C"), wild("RD"), 3)
     assert not is_complete(vector("1B 2B 3B 1C 1C"), NO_WILD, 2)
+
+
+@st.composite
+def hand_about_to_draw(draw: st.DrawFn) -> tuple[list[int], int, int, bool]:
+    """A concealed hand one tile short of complete, often near a win: a complete hand or seven pairs less
+    one tile (a declared set standing for some of its sets), or random tiles; a wild kind it often holds
+    (or none); whether seven pairs count."""
+    shape = draw(st.sampled_from(["complete", "pairs", "random"]))
+    sets = 0
+    if shape == "complete":
+        sets = draw(st.integers(0, 2))
+        hand = [kind_index(t) for t in draw(complete_concealed())][3 * sets :]
+    elif shape == "pairs":
+        hand = [k for k in draw(st.permutations(range(len(KINDS))))[:7] for _ in range(2)]
+    else:
+        sets = draw(st.integers(0, 2))
+        hand = list(draw(st.permutations([k for k in range(len(KINDS)) for _ in range(4)]))[: 14 - 3 * sets])
+    hand.pop(draw(st.integers(0, len(hand) - 1)))
+    counts_ = [0] * len(KINDS)
+    for k in hand:
+        counts_[k] += 1
+    wild_kind = draw(st.sampled_from([NO_WILD, *hand, *hand, *range(len(KINDS))]))
+    return counts_, wild_kind, sets, draw(st.booleans())
+
+
+@settings(max_examples=500, deadline=None)
+@given(hand_about_to_draw())
+def test_shanten_after_each_draw_is_the_shanten_of_the_hand_with_that_tile(
+    case: tuple[list[int], int, int, bool],
+) -> None:
+    counts_, wild_kind, sets, seven = case
+    kinds = list(range(len(KINDS)))
+    expected = []
+    for k in kinds:
+        drawn = list(counts_)
+        drawn[k] += 1
+        expected.append(shanten(drawn, wild_kind, sets, seven))
+    assert shanten_after_draws(counts_, wild_kind, sets, seven, kinds) == expected
+
+
+def test_shanten_after_draws_finds_the_winning_draws_of_a_waiting_hand() -> None:
+    waiting = vector("1B 2B 3B 4C 5C 6C 7D 8D 9D 1D 1D 5B 6B")  # waits on 4B and 7B
+    after = shanten_after_draws(waiting, NO_WILD, 0, True, [kind_index(parse("4B")), kind_index(parse("7B")), 0])
+    assert after == [-1, -1, 0]

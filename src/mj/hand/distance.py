@@ -300,6 +300,12 @@ def shanten(counts: Sequence[int], declared_sets: int = 0) -> int:
     )
 
 
+def shanten_of_groups(groups: Sequence[GroupInfo], declared_sets: int) -> int:
+    """:func:`shanten` of a hand given by its four groups' table entries (:func:`suit_info` of each suit,
+    :func:`honour_info`): for callers that change one group and keep the other three."""
+    return _standard(groups[0], groups[1], groups[2], groups[3], 4 - declared_sets)
+
+
 def shanten_seven_pairs(counts: Sequence[int]) -> int:
     """Seven-pairs shanten: 6 minus the pairs held (four of a kind is two pairs)."""
     return 6 - min(7, sum(held // 2 for held in counts))

@@ -24,8 +24,8 @@ from typing import Final
 
 from mj.hand.complete import decompositions
 from mj.hand.counting import HONOURS_START, SUIT_STARTS
+from mj.hand.distance import GroupInfo, honour_info, shanten_of_groups, shanten_seven_pairs, suit_info
 from mj.hand.distance import shanten as standard_shanten
-from mj.hand.distance import shanten_seven_pairs
 from mj.tiles import KINDS, NUM_KINDS, Tile
 
 #: A need no joker count can meet.
@@ -159,6 +159,70 @@ def shanten(counts: Sequence[int], wild: int, declared_sets: int, seven_pairs: b
     if seven_pairs and declared_sets == 0:
         best = min(best, shanten_seven_pairs(real))
     return max(0, best - wilds)
+
+
+def shanten_after_draws(
+    counts: Sequence[int], wild: int, declared_sets: int, seven_pairs: bool, kinds: Sequence[int]
+) -> list[int]:
+    """:func:`shanten` of ``counts`` with one more tile of each of ``kinds`` in turn (in order).
+
+    The robot counts its useful draws with this for every discard it weighs. A draw
+    changes one group, so the other three groups' needs and table entries are looked
+    up once for all draws, and the pairs and odd counts are updated, not recounted;
+    the answer is :func:`shanten`'s, draw by draw (a draw of the wild, or of a fifth
+    copy, is simply handed to it).
+    """
+    real, wilds = _split(counts, wild)
+    complete_size = sum(real) + wilds + 1 == 14 - 3 * declared_sets
+    special = seven_pairs and declared_sets == 0
+    patterns = [tuple(real[_BAMBOO]), tuple(real[_CHARACTERS]), tuple(real[_CIRCLES]), tuple(real[_HONOURS])]
+    needs = [_suit_needs(patterns[0]), _suit_needs(patterns[1]), _suit_needs(patterns[2]), _honour_needs(patterns[3])]
+    infos: list[GroupInfo] = [suit_info(patterns[0]), suit_info(patterns[1]), suit_info(patterns[2])]
+    infos.append(honour_info(patterns[3]))
+    # jokers_needed with one group changed: the other groups' needs summed, and their least pair need.
+    rest_needs = []
+    rest_pair = []
+    for group in range(4):
+        total = 0
+        pair = UNREACHABLE
+        for other in range(4):
+            if other != group:
+                total += needs[other][0]
+                pair = min(pair, needs[other][1])
+        rest_needs.append(total)
+        rest_pair.append(pair)
+    pairs = 0
+    odd = 0  # as seven_pairs_needed counts them: kinds held other than twice or four times
+    for held in real:
+        pairs += held // 2
+        odd += held not in (0, 2, 4)
+    found = []
+    for kind in kinds:
+        held = real[kind]
+        if kind == wild or held >= 4:
+            drawn = list(counts)
+            drawn[kind] += 1
+            found.append(shanten(drawn, wild, declared_sets, seven_pairs))
+            continue
+        group = 3 if kind >= HONOURS_START else kind // 9
+        changed = list(patterns[group])
+        changed[kind - 9 * group] += 1
+        pattern = tuple(changed)
+        pairs_now = pairs - held // 2 + (held + 1) // 2
+        odd_now = odd - (held not in (0, 2, 4)) + (held + 1 not in (0, 2, 4))
+        if complete_size:
+            need, pair_need = _honour_needs(pattern) if group == 3 else _suit_needs(pattern)
+            total = rest_needs[group] + need + min(rest_pair[group], pair_need)
+            if min(total, UNREACHABLE) <= wilds or (special and odd_now <= wilds):
+                found.append(-1)
+                continue
+        group_infos = list(infos)
+        group_infos[group] = honour_info(pattern) if group == 3 else suit_info(pattern)
+        best = shanten_of_groups(group_infos, declared_sets)
+        if special:
+            best = min(best, 6 - min(7, pairs_now))
+        found.append(max(0, best - wilds))
+    return found
 
 
 @dataclass(frozen=True, slots=True)

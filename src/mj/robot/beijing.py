@@ -118,17 +118,16 @@ class BeijingStrategy(LevelTwo):
     def _ukeire(vector: list[int], discard: int, wild: int, sets: int, seven: bool, unseen: list[int], now: int) -> int:
         """The unseen tiles that bring the hand left by ``discard`` nearer (a wild always does)."""
         vector[discard] -= 1
-        count = 0
         try:
-            for k in _near(vector, wild):
-                if not unseen[k] or k == discard:
-                    continue
-                vector[k] += 1
-                if k == wild or wild_hand.shanten(vector, wild, sets, seven) < now:
-                    count += unseen[k]
-                vector[k] -= 1
+            near = [k for k in _near(vector, wild) if unseen[k] and k != discard]
+            draws = [k for k in near if k != wild]
+            after = wild_hand.shanten_after_draws(vector, wild, sets, seven, draws)
         finally:
             vector[discard] += 1
+        count = unseen[wild] if wild in near else 0
+        for k, shanten in zip(draws, after, strict=True):
+            if shanten < now:
+                count += unseen[k]
         return count
 
     # -- other players' tiles

@@ -53,6 +53,11 @@ from mj.tiles import KINDS, NUM_KINDS, Tile, kind_index
 _FAN: Final = {e.name: e.value for e in FAN_ELEMENTS}
 _BONUS: Final = {e.name: e.value for e in BONUS_ELEMENTS}
 _HONOURS: Final = tuple(range(27, NUM_KINDS))
+_CLEAN: Final = _FAN["Front Door Clean"]
+_MIXED_SUIT: Final = _FAN["One Mixed Suit"]
+_PURE_SUIT: Final = _FAN["One Pure Suit"]
+_ALL_TRIPLETS: Final = _FAN["All Triplets"]
+_SEVEN_PAIRS: Final = _FAN["7 Pairs"]
 _ORDINARY: Final = frozenset(KINDS)
 
 #: The share of wins that are self-drawn (all three pay the score; fed, the feeder pays it
@@ -71,6 +76,10 @@ DROP: Final = 0.5
 DEAL_IN_COST: Final = {1: 0.0, 2: 0.5, 3: 1.0}
 #: While no discard deals in with at least this chance, the defence is not weighed.
 QUIET: Final = 0.005
+#: A distance no plan reaches (:meth:`IMSStrategy._options` weighs every discard).
+NO_LIMIT: Final = 99
+#: The hands' shapes kept (:class:`_Memo`) before they are forgotten all at once.
+SHAPES_KEPT: Final = 20000
 
 
 def points(fan: float, bonus: float) -> float:
@@ -85,6 +94,42 @@ def paid(score: float, bonus: float) -> float:
 
 
 @dataclass(slots=True, init=False)
+class _Memo:
+    """What a hand's counts alone decide, kept from one decision to the next (:data:`_MEMO`).
+
+    Shanten and the kinds that bring a hand closer depend on the counts (and the sets
+    declared) only, not on the unseen tiles; the same hands recur at every discard
+    weighed (a discard from another suit leaves a suit plan as it was) and at every
+    bid considered while the hand waits, so each is worked out once and only the
+    unseen copies are counted afresh. Everything is forgotten at once past
+    :data:`SHAPES_KEPT` entries.
+    """
+
+    #: A suit plan's counts (:func:`_suit_shape`) -> its shanten and useful kinds.
+    suits: dict[tuple[int, ...], tuple[int, tuple[int, ...]]]
+    #: A hand about to discard (:func:`_discards`) -> each discard's kind, shanten left and useful draws.
+    discards: dict[tuple[int, ...], list[tuple[int, int, tuple[int, ...]]]]
+    #: A hand not about to discard (:meth:`IMSStrategy._plan_now`) -> its shanten and useful kinds.
+    standing: dict[tuple[int, ...], tuple[int, tuple[int, ...]]]
+
+    def __init__(self) -> None:
+        self.suits = {}
+        self.discards = {}
+        self.standing = {}
+
+    def make_room(self) -> None:
+        """Forget everything once :data:`SHAPES_KEPT` entries are kept."""
+        if len(self.suits) + len(self.discards) + len(self.standing) >= SHAPES_KEPT:
+            self.suits.clear()
+            self.discards.clear()
+            self.standing.clear()
+
+
+#: What the counts alone decide, shared by every strategy of this process (pure functions of the counts).
+_MEMO: Final = _Memo()
+
+
+@dataclass(slots=True, init=False)
 class _Table:
     """What one decision's plans share: the table's minimum, the hand's bonus and the scoring honours."""
 
@@ -94,8 +139,10 @@ class _Table:
     honour_fan: list[int]
     live: int
     unseen: list[int]
+    #: What the counts alone decide, kept across decisions (:data:`_MEMO`).
+    memo: _Memo
 
-    def __init__(self, view: SeatView, unseen: list[int]) -> None:
+    def __init__(self, view: SeatView, unseen: list[int], memo: _Memo | None = None) -> None:
         options = view.options
         self.minimum = options[MINIMUM_FAN]
         bonus = len(view.specials) * _BONUS["Flowers"] if options.flag(COUNT_FLOWERS) else 0
@@ -117,6 +164,7 @@ class _Table:
         # The model's scale is a full live wall of 77 tiles; IMS ends the hand with 13 undrawn.
         self.live = min(evaluate.FULL_WALL, max(0, view.live_tiles - DRAWN_BELOW + 1))
         self.unseen = unseen
+        self.memo = _Memo() if memo is None else memo
 
 
 @dataclass(slots=True, init=False)
@@ -168,95 +216,160 @@ def win_chance(table: _Table, shanten: int, ukeire: int) -> float:
     return evaluate.win_chance(shanten, ukeire, table.live)
 
 
-def _plan(table: _Table, shanten: int, ukeire: int, fan: float) -> _Plan:
-    """A plan ``shanten`` away with ``ukeire`` useful unseen tiles, promising ``fan``.
+def _value(table: _Table, fan: float) -> float:
+    """What a win with ``fan`` brings (:func:`paid`); the table's minimum where ``fan`` is short of it."""
+    return paid(points(max(fan, float(table.minimum)), table.bonus), table.bonus)
 
-    Short of the table's minimum it counts a step further per missing fan (and is
-    valued at the minimum). Among plans as near, the one whose useful tiles times its
-    score is greatest comes first: the chance to win grows about in proportion to the
-    useful tiles at one distance (see :mod:`mj.robot.levels` on weighing prospects).
-    """
+
+def _steps(table: _Table, shanten: int, fan: float) -> int:
+    """The distance of a plan ``shanten`` away promising ``fan``: a step further per fan short of the minimum."""
     if fan < table.minimum:
-        shanten += int(table.minimum - fan + 0.999)
-        fan = float(table.minimum)  # a float, as typed (mypyc keeps the two apart)
-    value = paid(points(fan, table.bonus), table.bonus)
-    return shanten, win_chance(table, shanten, ukeire) * value, ukeire * value
+        return shanten + int(table.minimum - fan + 0.999)
+    return shanten
 
 
-def _better(plan: _Plan, than: _Plan) -> bool:
-    """Nearer first, then more useful tiles times score."""
-    return plan[0] < than[0] or (plan[0] == than[0] and plan[2] > than[2])
+def _suit_shape(table: _Table, vector: Sequence[int], sets: int, suit: int, honours: bool) -> tuple[int, int]:
+    """The one-suit plan's standard shanten and its useful unseen tiles: ``vector``'s tiles of ``suit``
+    (and its honours where ``honours``), the other suits' thrown.
 
-
-def _ukeire(table: _Table, vector: Sequence[int], sets: int, shanten: int, kinds: Sequence[int]) -> int:
-    """The unseen tiles among ``kinds`` that bring the standard hand ``vector`` closer."""
-    after = hand.shanten_after_draws(vector, sets, False)
+    Worked out once per counts (:class:`_Memo`), as if the suit were the first: the
+    three suits are alike to the shanten, so one shape serves them all.
+    """
+    low = suit * 9
+    key = (*vector[low : low + 9], *vector[27:], sets) if honours else (*vector[low : low + 9], sets)
+    memo = table.memo
+    shape = memo.suits.get(key)
+    if shape is None:
+        memo.make_room()
+        shape = memo.suits[key] = _work_suit_shape(vector[low : low + 9], vector[27:] if honours else (), sets)
     unseen = table.unseen
-    return sum(unseen[k] for k in kinds if after[k] < shanten)
+    ukeire = 0
+    for k in shape[1]:
+        ukeire += unseen[k + low if k < 9 else k]
+    return shape[0], ukeire
 
 
-def _triplet_shanten(vector: Sequence[int], sets: int) -> tuple[int, bool]:
-    """Shanten to four triplets and a pair (each missing triplet needs two tiles, a pair held saves one),
-    and whether a single may still help (more pairs are wanted)."""
-    need = 4 - sets
-    triplets = min(need, sum(1 for n in vector if n >= 3))
-    pairs = sum(1 for n in vector if n == 2)
-    return 2 * (need - triplets) - min(pairs, need - triplets + 1), pairs < need - triplets + 1
+def _work_suit_shape(suit: Sequence[int], honours: Sequence[int], sets: int) -> tuple[int, tuple[int, ...]]:
+    """:func:`_suit_shape`'s shanten and useful kinds (of the first suit and the honours), worked out."""
+    kept = [0] * NUM_KINDS
+    kept[0:9] = suit
+    kinds: tuple[int, ...] = tuple(range(9))
+    if honours:
+        kept[27:] = honours
+        kinds = (*kinds, *_HONOURS)
+    shanten = hand.shanten(kept, sets)
+    after = hand.shanten_after_draws(kept, sets, False)
+    return shanten, tuple(k for k in kinds if after[k] < shanten)
 
 
-def plan_value(table: _Table, shown: _Shown, vector: Sequence[int], ukeire: int) -> _Plan:
+def _discards(table: _Table, vector: Sequence[int], sets: int, concealed: bool) -> list[tuple[Tile, int, int]]:
+    """Each distinct discard of a hand about to discard: the tile, the shanten left and its useful unseen tiles
+    (as :func:`mj.robot.evaluate.discard_options` counts them for every discard), the draws kept per counts."""
+    key = (*vector, sets, int(concealed))
+    memo = table.memo
+    found = memo.discards.get(key)
+    if found is None:
+        memo.make_room()
+        held = [k for k in range(NUM_KINDS) if vector[k]]
+        useful = hand.useful_draws(vector, sets, concealed, held)
+        found = memo.discards[key] = [(k, s, draws) for k, (s, draws) in zip(held, useful, strict=True)]
+    unseen = table.unseen
+    options = []
+    for k, s, draws in found:
+        ukeire = 0
+        for draw in draws:
+            ukeire += unseen[draw]
+        options.append((KINDS[k], s, ukeire))
+    return options
+
+
+def plan_value(table: _Table, shown: _Shown, vector: Sequence[int], shanten: int, ukeire: int) -> _Plan:
     """The best plan for the concealed ``vector`` (a hand not about to discard): its distance and worth in points.
 
     The nearest plan that reaches the table's minimum comes first (speed wins most of
-    the points: a step costs more than a fan brings), the one worth most among equals.
-    ``ukeire`` is the unseen tiles bringing the standard hand closer; the other plans
-    count their own.
+    the points: a step costs more than a fan brings); a plan short of the minimum
+    counts a step further per missing fan (and is valued at the minimum). Among plans
+    as near, the one whose useful tiles times its score is greatest comes first: the
+    chance to win grows about in proportion to the useful tiles at one distance (see
+    :mod:`mj.robot.levels` on weighing prospects).
+    ``shanten`` (:func:`mj.hand.shanten_all`) and ``ukeire`` are the hand's distance
+    and the unseen tiles bringing it closer, as the caller counted them; the other
+    plans count their own. With sets declared, no special hand is open and that
+    shanten is the standard hand's.
     """
     sets = shown.sets
     unseen = table.unseen
     honour_fan = table.honour_fan
+    # One pass over the counts for what the plans count: per suit, triplets, pairs, unseen copies.
+    by_suit = [0, 0, 0]
+    triplets = pairs = seven = 0
+    pair_unseen = single_unseen = 0
+    for k in range(NUM_KINDS):
+        n = vector[k]
+        if not n:
+            continue
+        if k < 27:
+            by_suit[k // 9] += n
+        if n >= 3:
+            triplets += 1
+        elif n == 2:
+            pairs += 1
+            pair_unseen += unseen[k]
+        elif n == 1:
+            single_unseen += unseen[k]
+        seven += n // 2
     held_fan = 0.0
     pair_fan = 0.0
+    triplet_fan = 0.0
     for k in _HONOURS:
         n = vector[k]
         if n >= 3:
             held_fan += honour_fan[k]
         elif n == 2 and unseen[k]:
             pair_fan += PAIR_FAN * honour_fan[k]
-    clean = _FAN["Front Door Clean"] if shown.concealed else 0
+            triplet_fan += PAIR_FAN * 2 * honour_fan[k]
+    clean = _CLEAN if shown.concealed else 0
     base = shown.fan + held_fan + clean
-    best = _plan(table, hand.shanten(vector, sets), ukeire, base + pair_fan)
-    # One suit: the other suits' tiles are to be thrown (zeroed here, as missing tiles).
+    # The plans are compared on distance and weight; the win chance is worked out for the best alone.
+    fan = base + pair_fan
+    best_distance = _steps(table, shanten if sets else hand.shanten(vector, sets), fan)
+    best_value = _value(table, fan)
+    best_ukeire = ukeire
+    best_weight = ukeire * best_value
+    candidates: list[tuple[int, int, float]] = []  # (shanten, ukeire, fan) of the other plans
+    # One suit: the other suits' tiles are to be thrown (zeroed, as missing tiles).
     if len(shown.suits) <= 1:
-        by_suit = [sum(vector[s * 9 : s * 9 + 9]) for s in range(3)]
-        suit = next(iter(shown.suits)) if shown.suits else max(range(3), key=by_suit.__getitem__)
+        if shown.suits:
+            suit = next(iter(shown.suits))
+        else:  # the suit held most, the first of equals
+            suit = 0
+            if by_suit[1] > by_suit[suit]:
+                suit = 1
+            if by_suit[2] > by_suit[suit]:
+                suit = 2
         if by_suit[suit] >= MIN_SUIT_TILES - 3 * len(shown.suits):
-            low = suit * 9
-            mixed = [0] * NUM_KINDS
-            mixed[low : low + 9] = vector[low : low + 9]
-            pure = list(mixed)
-            mixed[27:] = vector[27:]
-            s = hand.shanten(mixed, sets)
-            u = _ukeire(table, mixed, sets, s, (*range(low, low + 9), *_HONOURS))
-            plan = _plan(table, s, u, base + pair_fan + _FAN["One Mixed Suit"])
-            best = plan if _better(plan, best) else best
+            s, u = _suit_shape(table, vector, sets, suit, True)
+            candidates.append((s, u, base + pair_fan + _MIXED_SUIT))
             if not shown.honours:
-                s = hand.shanten(pure, sets)
-                u = _ukeire(table, pure, sets, s, range(low, low + 9))
-                plan = _plan(table, s, u, shown.fan + clean + _FAN["One Pure Suit"])
-                best = plan if _better(plan, best) else best
+                s, u = _suit_shape(table, vector, sets, suit, False)
+                candidates.append((s, u, shown.fan + clean + _PURE_SUIT))
     if shown.triplets_only:
-        s, singles = _triplet_shanten(vector, sets)
-        u = sum(unseen[k] for k in range(NUM_KINDS) if vector[k] == 2 or (singles and vector[k] == 1))
-        triplet_fan = sum(PAIR_FAN * 2 * honour_fan[k] for k in _HONOURS if vector[k] == 2 and unseen[k])
-        plan = _plan(table, s, u, base + triplet_fan + _FAN["All Triplets"])
-        best = plan if _better(plan, best) else best
+        # Four triplets and a pair: each missing triplet needs two tiles, a pair held saves one;
+        # a single helps while more pairs are wanted.
+        need = 4 - sets
+        short = need - min(need, triplets)
+        s = 2 * short - min(pairs, short + 1)
+        u = pair_unseen + (single_unseen if pairs < short + 1 else 0)
+        candidates.append((s, u, base + triplet_fan + _ALL_TRIPLETS))
     if shown.concealed:
-        s = hand.shanten_seven_pairs(vector)
-        u = sum(unseen[k] for k in range(NUM_KINDS) if vector[k] == 1)
-        plan = _plan(table, s, u, _FAN["7 Pairs"])
-        best = plan if _better(plan, best) else best
-    return best
+        candidates.append((6 - min(7, seven), single_unseen, _SEVEN_PAIRS))
+    for s, u, fan in candidates:
+        distance = _steps(table, s, fan)
+        value = _value(table, fan)
+        weight = u * value
+        if distance < best_distance or (distance == best_distance and weight > best_weight):
+            best_distance, best_value, best_ukeire, best_weight = distance, value, u, weight
+    return best_distance, win_chance(table, best_distance, best_ukeire) * best_value, best_weight
 
 
 #: A discard weighed: the tile and the plan (:data:`_Plan`) the rest of the hand has.
@@ -282,7 +395,7 @@ class IMSStrategy(LevelOne):
     # -- discards
 
     def _choose(self, view: SeatView, vector: list[int], unseen: list[int]) -> Tile:
-        table = _Table(view, unseen)
+        table = _Table(view, unseen, _MEMO)
         concealed = [t for t in view.concealed if t in _ORDINARY]
         options = self._options(view, table, vector, concealed, view.melds)
         push = min(options, key=_order)
@@ -315,23 +428,38 @@ class IMSStrategy(LevelOne):
         return best_tile
 
     def _options(
-        self, view: SeatView, table: _Table, vector: list[int], concealed: list[Tile], melds: Sequence[Meld]
+        self,
+        view: SeatView,
+        table: _Table,
+        vector: list[int],
+        concealed: list[Tile],
+        melds: Sequence[Meld],
+        within: int = NO_LIMIT,
     ) -> list[_Option]:
-        """Each discard of a hand about to discard: the tile and the plan (:data:`_Plan`) of the rest."""
+        """Each discard of a hand about to discard: the tile and the plan (:data:`_Plan`) of the rest.
+
+        Empty where no discard can leave a plan nearer than ``within`` steps: a plan is
+        never nearer than the shanten over every hand shape (a suit plan holds fewer
+        tiles, the others are shapes that shanten counts), so a bid that cannot bring
+        the hand nearer is passed up without weighing its plans.
+        """
         shown = _Shown(melds, table.honour_fan)
+        discards = _discards(table, vector, shown.sets, shown.concealed)
+        if min(d[1] for d in discards) >= within:
+            return []
         found = []
-        for option in evaluate.discard_options(vector, shown.sets, shown.concealed, table.unseen, True):
-            rest = evaluate.without(vector, option.tile)
-            distance, worth, weight = plan_value(table, shown, rest, option.ukeire)
-            if option.shanten == 0:
+        for tile, shanten, ukeire in discards:
+            rest = evaluate.without(vector, tile)
+            distance, worth, weight = plan_value(table, shown, rest, shanten, ukeire)
+            if shanten == 0:
                 left = list(concealed)
-                left.remove(option.tile)
+                left.remove(tile)
                 exact = self._ready_value(view, table, rest, left, melds, shown.sets)
                 if exact[2] > 0.0:
                     distance, worth, weight = exact
                 else:
                     distance = max(distance, 1)  # no wait may go out: a tile must change
-            found.append((option.tile, distance, worth, weight))
+            found.append((tile, distance, worth, weight))
         return found
 
     def _typical_loss(self, table: _Table) -> float:
@@ -414,7 +542,7 @@ class IMSStrategy(LevelOne):
                     pair = chow_partners(tile, move.cpos)
                     bids.append((Claim(ClaimKind.CHOW, move.cpos), pair, chow(min(tile, *pair), False)))
         unseen = view.unseen_counts()
-        table = _Table(view, unseen)
+        table = _Table(view, unseen, _MEMO)
         vector = view.hand_counts()
         concealed = [t for t in view.concealed if t in _ORDINARY]
         melds = view.melds
@@ -429,7 +557,10 @@ class IMSStrategy(LevelOne):
             if meld.kind is MeldKind.KONG:
                 plan = self._plan_now(view, table, rest, left, after)
             else:
-                plan = min(self._options(view, table, rest, left, after), key=_order)[1:]
+                options = self._options(view, table, rest, left, after, best_plan[0])
+                if not options:
+                    continue  # no nearer than the hand is now
+                plan = min(options, key=_order)[1:]
             if plan[0] < best_plan[0] and plan[1] > best_plan[1] * BID_WORTH:
                 best, best_plan = bid, plan
         return best
@@ -439,10 +570,19 @@ class IMSStrategy(LevelOne):
     ) -> _Plan:
         """The plan of a hand not about to discard (as a discard leaves it)."""
         shown = _Shown(melds, table.honour_fan)
-        now = hand.shanten_all(vector, shown.sets, shown.concealed)
-        draws = hand.shanten_after_draws(vector, shown.sets, shown.concealed)
-        ukeire = sum(table.unseen[k] for k in range(NUM_KINDS) if draws[k] < now)
-        plan = plan_value(table, shown, vector, ukeire)
+        key = (*vector, shown.sets, int(shown.concealed))
+        memo = table.memo
+        standing = memo.standing.get(key)
+        if standing is None:
+            memo.make_room()
+            now = hand.shanten_all(vector, shown.sets, shown.concealed)
+            draws = hand.shanten_after_draws(vector, shown.sets, shown.concealed)
+            standing = memo.standing[key] = now, tuple(k for k in range(NUM_KINDS) if draws[k] < now)
+        now = standing[0]
+        ukeire = 0
+        for k in standing[1]:
+            ukeire += table.unseen[k]
+        plan = plan_value(table, shown, vector, now, ukeire)
         if now == 0:
             exact = self._ready_value(view, table, vector, concealed, melds, shown.sets)
             if exact[2] > 0.0:

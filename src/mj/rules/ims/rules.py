@@ -32,8 +32,9 @@ from mj.rules.base import Claim, Course, DeadWallPolicy, HandScore, Payment, Sea
 from mj.rules.classical.rules import ClassicalRules
 from mj.rules.ims import moves
 from mj.rules.ims import options as ims_options
+from mj.rules.ims.options import IMSOptions
 from mj.rules.ims.payments import SEAT_NAMES, pay
-from mj.rules.ims.scoring import completes, score
+from mj.rules.ims.scoring import IMSScore, completes, score
 from mj.rules.naming import MoveNames
 from mj.rules.options import OPTION_TABLE, GameOptions, OptionEntry, OptionType
 from mj.rules.winhand import How, WinningHand
@@ -93,6 +94,23 @@ class IMSRules(ClassicalRules):
     """The Internet MahJong Server's rules (seed 003)."""
 
     name = "ims"
+    #: The last hand scored and its score (see :meth:`_scored`).
+    _last: tuple[tuple[SeatHand, Win, IMSOptions], IMSScore] | None = None
+
+    def _scored(self, hand: SeatHand, win: Win, options: GameOptions) -> IMSScore:
+        """The scorer's answer for ``hand`` going out as ``win`` says, the last one kept.
+
+        A win is asked :meth:`goes_out` and then :meth:`score` of the same hand (by the
+        engine on every win, by the robot for every wait it weighs), and scoring is
+        the costly part; the answer depends on these three values alone.
+        """
+        key = (hand, win, table_options(options))
+        last = self._last
+        if last is not None and last[0] == key:
+            return last[1]
+        result = score(winning_hand(hand, win), key[2])
+        self._last = (key, result)
+        return result
 
     def new_options(self) -> GameOptions:
         return GameOptions(OPTION_ENTRIES)
@@ -162,12 +180,12 @@ class IMSRules(ClassicalRules):
         """A winning pattern with at least the table's Minimum Fan."""
         if not self.is_mahjong(hand.melds, hand.concealed, options):
             return False
-        return score(winning_hand(hand, win), table_options(options)).allowed
+        return self._scored(hand, win, options).allowed
 
     def score(self, hand: SeatHand, win: Win | None, options: GameOptions, special_scores: bool) -> HandScore:
         if win is None:
             return HandScore(0, "")
-        result = score(winning_hand(hand, win), table_options(options))
+        result = self._scored(hand, win, options)
         figures = [("fan", result.fan), ("bonus", result.bonus)]
         figures.extend((f"fan:{line.name}", line.value) for line in result.fan_lines)
         figures.extend((f"bonus:{line.name}", line.value) for line in result.bonus_lines)
