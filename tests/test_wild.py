@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+from collections import Counter
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -82,8 +83,33 @@ def test_wilds_complete_a_hand_exactly_when_some_tiles_in_their_place_do(hand: l
     held = len(hand) - len(real)
     if held > 2:
         return
-    brute = any(is_mahjong(real + list(c), 0, True) for c in itertools.combinations_with_replacement(KINDS, held))
+    brute = any(arranges(real + list(c)) for c in itertools.combinations_with_replacement(KINDS, held))
     assert is_complete(counts(hand), kind_index(wild_kind), 0) == brute
+
+
+def arranges(hand: list[Tile]) -> bool:
+    """Four chows or pungs and a pair, or seven pairs, with no cap on copies: a wild "can be
+    substituted for any tile" (seed 004), even a fifth copy of a kind held four times."""
+    held = Counter(hand)
+    return all(n % 2 == 0 for n in held.values()) or _sets_and_pair(held, pair_left=True)
+
+
+def _sets_and_pair(held: Counter[Tile], pair_left: bool) -> bool:
+    low = min((t for t, n in held.items() if n), default=None)
+    if low is None:
+        return not pair_left
+    options = [[low] * 3]
+    if pair_left:
+        options.append([low] * 2)
+    if is_suited(low) and low % 10 <= 7 and held[low + 1] and held[low + 2]:
+        options.append([low, low + 1, low + 2])
+    for group in options:
+        held.subtract(group)
+        found = min(held[t] for t in group) >= 0 and _sets_and_pair(held, pair_left and len(group) == 3)
+        held.update(group)
+        if found:
+            return True
+    return False
 
 
 def test_a_wild_at_face_value_gives_a_straight_reading() -> None:
