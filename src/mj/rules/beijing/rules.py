@@ -26,7 +26,7 @@ docs/rules-beijing.md records every reading where the seed is silent.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Final
 
@@ -46,6 +46,7 @@ from mj.rules.beijing.wilds import may_rob_kong, may_win_on_discard, wild_of
 from mj.rules.classical.moves import chow_partners
 from mj.rules.classical.rules import ClassicalRules
 from mj.rules.naming import MoveNames
+from mj.rules.noliability import NoLiability
 from mj.rules.options import OPTION_TABLE, GameOptions, OptionEntry, OptionType
 from mj.rules.winhand import How, WinningHand
 from mj.seatview import SeatView
@@ -131,7 +132,7 @@ def completes_flush(hand: SeatHand, wild: Tile) -> bool:
     return False
 
 
-class BeijingRules(ClassicalRules):
+class BeijingRules(NoLiability, ClassicalRules):
     """The Beijing rules (seed 004)."""
 
     name = "beijing"
@@ -279,18 +280,6 @@ class BeijingRules(ClassicalRules):
                     changes[i] += part[i]
         east, south, west, north = changes
         return Settlement((east, south, west, north), "\n".join(texts) + "\n\n", tuple(payments))
-
-    def exposure(self, melds: Sequence[Meld]) -> frozenset[Hashable]:
-        """Nothing: the seed has no liability for dangerous discards (DiscarderPaysAll is a payment rule)."""
-        return frozenset()
-
-    def danger(
-        self, tile: Tile, shown: frozenset[Hashable], live_tiles: int, copies_discarded: int
-    ) -> frozenset[Hashable]:
-        return frozenset()
-
-    def achieved(self, hand: SeatHand) -> frozenset[Hashable]:
-        return frozenset()
 
     def dealer_rotates(self, winner: int | None, hands_as_east: int) -> bool:
         """The banker stays on a win or a draw; the deal passes on when another seat wins."""

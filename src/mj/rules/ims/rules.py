@@ -23,7 +23,7 @@ docs/rules-ims.md records every reading where the seed is silent.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Sequence
 from typing import Final
 
 from mj.melds import KongOrigin, Meld, MeldKind
@@ -36,6 +36,7 @@ from mj.rules.ims.options import IMSOptions
 from mj.rules.ims.payments import SEAT_NAMES, pay
 from mj.rules.ims.scoring import IMSScore, completes, score
 from mj.rules.naming import MoveNames
+from mj.rules.noliability import NoLiability
 from mj.rules.options import OPTION_TABLE, GameOptions, OptionEntry, OptionType
 from mj.rules.winhand import How, WinningHand
 from mj.seatview import SeatView
@@ -90,7 +91,7 @@ def winning_hand(hand: SeatHand, win: Win) -> WinningHand:
     )
 
 
-class IMSRules(ClassicalRules):
+class IMSRules(NoLiability, ClassicalRules):
     """The Internet MahJong Server's rules (seed 003)."""
 
     name = "ims"
@@ -208,18 +209,6 @@ class IMSRules(ClassicalRules):
             texts.append(f"{SEAT_NAMES[seat]} wins {result.score}\n{paid.text}")
         east, south, west, north = changes
         return Settlement((east, south, west, north), "\n".join(texts) + "\n\n", tuple(payments))
-
-    def exposure(self, melds: Sequence[Meld]) -> frozenset[Hashable]:
-        """Nothing: the seed has no liability for dangerous discards (the feeder pays as the feeder)."""
-        return frozenset()
-
-    def danger(
-        self, tile: Tile, shown: frozenset[Hashable], live_tiles: int, copies_discarded: int
-    ) -> frozenset[Hashable]:
-        return frozenset()
-
-    def achieved(self, hand: SeatHand) -> frozenset[Hashable]:
-        return frozenset()
 
     def dealer_rotates(self, winner: int | None, hands_as_east: int) -> bool:
         """The deal passes on only when another seat wins: the dealer stays on a win or a draw."""
