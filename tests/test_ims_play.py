@@ -15,7 +15,6 @@ from mj.protocol import cmsg as C
 from mj.protocol import pmsg as P
 from mj.protocol.fields import ChowPosition
 from mj.rules.classical.rules import CLASSICAL, DEAL_ORDER
-from mj.rules.ims.moves import button
 from mj.rules.ims.rules import IMS
 from mj.rules.options import GameOptions
 from mj.savefile import completed_rounds_comment, format_save, parse_save
@@ -318,6 +317,8 @@ def test_each_legal_move_has_the_seeds_button_name() -> None:
     hands = ["2B 3B 4B 5B 6B 7B 8B 9B 1C 2C 3C 4C 6C 5C", "4C 6C 7C 3C 2D 3D 6D 8D EW SW WW NW RD",
              "5C 5C 7C 3C 2D 3D 6D 8D EW SW WW NW GD", "1D 1D 4D 4D 9D 9D 8C 8C 9C 9C 5D 5D WD"]  # fmt: skip
     table = Table([wall(hands)])
+    button = IMS.move_names()
+    assert button is not None
     assert {button(table.views[EAST], m) for m in table.views[EAST].legal_moves()} == {"Discard"}
     table.play(EAST, P.Discard(tiles.parse("5C"), False))
     names = {pid: [button(table.views[pid], m) for m in table.views[pid].legal_moves()] for pid in PLAYERS}

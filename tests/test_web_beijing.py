@@ -1,7 +1,7 @@
 """The browser gateway under the Beijing rules (seed 004): the seed's calls, the wild tiles, each payer's doubles.
 
 What the seat may do is the rules' answer (``view.legal_moves()``); the gateway names
-each move as the Beijing rule system says (:func:`mj.rules.beijing.moves.button`) and
+each move as the Beijing rule system says (:meth:`BeijingRules.move_names`) and
 marks the wild tiles the indicator names.
 """
 

@@ -152,22 +152,3 @@ def _complete(
         passed=view.passed(),
     )
     return rules.goes_out(seat_hand(view, tuple(concealed)), win, view.options)
-
-
-def button(view: SeatView, move: P.PMsg) -> str:
-    """The seed's name of the call for ``move`` (one of this view's legal moves), for a client to offer it."""
-    if isinstance(move, P.NoClaim):
-        return "Pass"
-    if isinstance(move, P.Chow):
-        return f"Chow {move.cpos.value}"
-    if isinstance(move, P.Pung):
-        return "Pung"
-    if isinstance(move, P.Kong | P.DeclareClosedKong | P.AddToPung):
-        return "Kong"
-    if isinstance(move, P.MahJong):
-        return "Hu"
-    if isinstance(move, P.Discard):
-        return "Discard"
-    if isinstance(move, P.Ready):
-        return "Ready"
-    raise ValueError(f"{move.encode()!r} is not a Beijing move")

@@ -174,9 +174,18 @@ class BeijingRules(NoLiability, ClassicalRules):
         return moves.legal_moves(view, self)
 
     def move_names(self) -> MoveNames | None:
-        """The seed's calls: Chow, Pung, Kong, Hu (:func:`mj.rules.beijing.moves.button`); a player calls for
+        """The seed's calls: Chow, Pung, Kong, Hu, and Pass for everyone who declines; a player calls for
         a discard ("a kong call", "a win takes precedence over kong, pung or chow calls")."""
-        return MoveNames(moves.button, "Call for the discard", "calls")
+        return MoveNames(
+            pass_="Pass",
+            draw=None,
+            chow="Chow",
+            pung="Pung",
+            kong="Kong",
+            win="Hu",
+            claim_title="Call for the discard",
+            claim_verb="calls",
+        )
 
     def exposing_spoils(self, view: SeatView, tile: Tile, pung: bool) -> bool:
         """Never: Beijing has no minimum to go out (an open set costs a double and wins on discards,

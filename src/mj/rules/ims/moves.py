@@ -164,28 +164,3 @@ def _complete(
         feeder=feeder,
     )
     return rules.goes_out(hand, win, view.options)
-
-
-def button(view: SeatView, move: P.PMsg) -> str:
-    """The seed's name of the button for ``move`` (one of this view's legal moves), for a client to offer it.
-
-    [Draw] and [Pass] are both ``NoClaim``: the discarder's successor draws, the others
-    pass (a robbing window offers [Pass] to everybody). A connection names its position.
-    """
-    if isinstance(move, P.NoClaim):
-        pending = view.pending
-        draws = pending is not None and pending.kong is None and view.left_of(pending.who)
-        return "Draw" if draws else "Pass"
-    if isinstance(move, P.Chow):
-        return f"Connect {move.cpos.value}"
-    if isinstance(move, P.Pung):
-        return "Triplet"
-    if isinstance(move, P.Kong | P.DeclareClosedKong | P.AddToPung):
-        return "Quadruplet"
-    if isinstance(move, P.MahJong):
-        return "MahJong"
-    if isinstance(move, P.Discard):
-        return "Discard"
-    if isinstance(move, P.Ready):
-        return "Ready"
-    raise ValueError(f"{move.encode()!r} is not an IMS move")

@@ -141,9 +141,18 @@ class IMSRules(NoLiability, ClassicalRules):
         return moves.legal_moves(view, self)
 
     def move_names(self) -> MoveNames | None:
-        """The seed's buttons ([Draw], [Connect], [Triplet]...): :func:`mj.rules.ims.moves.button`; the
-        other players bid for a discard."""
-        return MoveNames(moves.button, "Bid for the discard", "bids")
+        """The seed's buttons ([Draw], [Connect], [Triplet]...): [Draw] is the discarder's successor
+        declining the discard, the others [Pass]; the other players bid for a discard."""
+        return MoveNames(
+            pass_="Pass",
+            draw="Draw",
+            chow="Connect",
+            pung="Triplet",
+            kong="Quadruplet",
+            win="MahJong",
+            claim_title="Bid for the discard",
+            claim_verb="bids",
+        )
 
     def exposing_spoils(self, view: SeatView, tile: Tile, pung: bool) -> bool:
         """Under a Minimum Fan, the first revealed set costs Front Door Clean's fan, unless it brings its own.
