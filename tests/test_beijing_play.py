@@ -8,11 +8,9 @@ through their legal moves.
 from __future__ import annotations
 
 import subprocess
-import sys
 from pathlib import Path
 
 from beijing_hand import EAST, WEST, Hand
-from conftest import OUR_SERVER
 from mj import arena, tiles
 from mj.protocol import cmsg as C
 from mj.protocol import pmsg as P
@@ -22,21 +20,13 @@ from mj.rules.registry import get
 from mj.savefile import completed_rounds_comment, format_save
 from mj.seatview import SeatView
 from test_beijing_rules import KONG_WEST
-from test_protocol_extension import exchange
+from test_protocol_extension import exchange, play_out, start_server
 
 REFUSAL = "This table plays the beijing rules, which this client cannot play"
 
 
 def start_beijing_server(workdir: Path, *options: str) -> tuple[subprocess.Popen[bytes], str]:
-    address = str(workdir / "mj.sock")
-    server = subprocess.Popen(
-        [*OUR_SERVER, "--rules", "beijing", "--server", address, "--logfile", str(workdir / "game.log"), *options],
-        cwd=workdir,
-        stdout=subprocess.PIPE,
-    )
-    assert server.stdout is not None
-    assert server.stdout.readline().startswith(b"OK")
-    return server, address
+    return start_server(workdir, "beijing", *options)
 
 
 def test_a_beijing_table_refuses_a_client_without_the_extension_and_tells_ours_its_rules(tmp_path: Path) -> None:
@@ -64,20 +54,7 @@ def test_the_wild_indicator_message_reads_back_as_written_and_a_view_keeps_it() 
 
 def test_our_robots_play_a_whole_beijing_game_over_sockets_and_its_log_replays_identically(tmp_path: Path) -> None:
     server, address = start_beijing_server(tmp_path, "--timeout", "0", "--exit-on-disconnect", "--seed", "5")
-    robots = [
-        subprocess.Popen([sys.executable, "-m", "mj.robot", "--server", address, "--name", f"R{n}"], cwd=tmp_path)
-        for n in range(1, 5)
-    ]
-    try:
-        for robot in robots:
-            assert robot.wait(timeout=180) == 0
-        server.wait(timeout=30)
-    finally:
-        for process in (*robots, server):
-            if process.poll() is None:
-                process.kill()
-                process.wait()
-    log = (tmp_path / "game.log").read_text()
+    log = play_out(server, [["--server", address, "--name", f"R{n}"] for n in range(1, 5)], tmp_path, 180)
     assert " GameOver" in log and " Error " not in log
     assert log.count(">cnx1 Rules beijing") == 1 and " WildIndicator " in log and " Settlement " in log
     checked = replay(read_entries(tmp_path / "game.log"))
@@ -113,20 +90,8 @@ def test_a_beijing_game_resumed_from_a_save_mid_hand_is_played_out_and_its_log_r
     server, address = start_beijing_server(
         tmp_path, "--load-game", str(tmp_path / "saved.mjs"), "--timeout", "0", "--exit-on-disconnect"
     )
-    robots = [
-        subprocess.Popen([sys.executable, "-m", "mj.robot", "--server", address, "--id", str(n), "--name", f"P{n}"])
-        for n in range(1, 5)
-    ]
-    try:
-        for robot in robots:
-            assert robot.wait(timeout=180) == 0
-        server.wait(timeout=30)
-    finally:
-        for process in (*robots, server):
-            if process.poll() is None:
-                process.kill()
-                process.wait()
-    log = (tmp_path / "game.log").read_text()
+    robots = [["--server", address, "--id", str(n), "--name", f"P{n}"] for n in range(1, 5)]
+    log = play_out(server, robots, tmp_path, 180)
     assert " GameOver" in log and " Error " not in log
     checked = replay(read_entries(tmp_path / "game.log"))
     assert checked.mismatch is None, checked.mismatch

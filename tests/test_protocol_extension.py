@@ -26,16 +26,39 @@ from mj.seatview import SeatView
 REFUSAL = "This table plays the ims rules, which this client cannot play"
 
 
-def start_ims_server(workdir: Path, *options: str) -> tuple[subprocess.Popen[bytes], str]:
+def start_server(workdir: Path, rules: str, *options: str) -> tuple[subprocess.Popen[bytes], str]:
+    """Our server for the ``rules`` on a Unix socket in ``workdir``, logging to ``game.log`` there."""
     address = str(workdir / "mj.sock")
     server = subprocess.Popen(
-        [*OUR_SERVER, "--rules", "ims", "--server", address, "--logfile", str(workdir / "game.log"), *options],
+        [*OUR_SERVER, "--rules", rules, "--server", address, "--logfile", str(workdir / "game.log"), *options],
         cwd=workdir,
         stdout=subprocess.PIPE,
     )
     assert server.stdout is not None
     assert server.stdout.readline().startswith(b"OK")
     return server, address
+
+
+def start_ims_server(workdir: Path, *options: str) -> tuple[subprocess.Popen[bytes], str]:
+    return start_server(workdir, "ims", *options)
+
+
+def play_out(server: subprocess.Popen[bytes], robots: list[list[str]], workdir: Path, timeout: float) -> str:
+    """Run our robots (their command-line arguments) against ``server`` until all have exited; the game's log.
+
+    Whatever is still running when a robot fails is killed, so a failed test leaves no process behind.
+    """
+    players = [subprocess.Popen([sys.executable, "-m", "mj.robot", *arguments], cwd=workdir) for arguments in robots]
+    try:
+        for player in players:
+            assert player.wait(timeout=timeout) == 0
+        server.wait(timeout=30)
+    finally:
+        for process in (*players, server):
+            if process.poll() is None:
+                process.kill()
+                process.wait()
+    return (workdir / "game.log").read_text()
 
 
 def exchange(address: str, line: str) -> str:
@@ -115,20 +138,7 @@ def test_our_robots_play_a_whole_ims_game_over_sockets_and_its_log_replays_ident
     server, address = start_ims_server(
         tmp_path, "--timeout", "0", "--exit-on-disconnect", "--option-file", str(options)
     )
-    robots = [
-        subprocess.Popen([sys.executable, "-m", "mj.robot", "--server", address, "--name", f"R{n}"], cwd=tmp_path)
-        for n in range(1, 5)
-    ]
-    try:
-        for robot in robots:
-            assert robot.wait(timeout=120) == 0
-        server.wait(timeout=30)
-    finally:
-        for process in (*robots, server):
-            if process.poll() is None:
-                process.kill()
-                process.wait()
-    log = (tmp_path / "game.log").read_text()
+    log = play_out(server, [["--server", address, "--name", f"R{n}"] for n in range(1, 5)], tmp_path, 120)
     assert " GameOver" in log and " Error " not in log
     assert log.count(">cnx1 Rules ims") == 1 and " Settlement " in log
     checked = replay(read_entries(tmp_path / "game.log"))
