@@ -10,7 +10,6 @@ Screenshots at 1920x1080 and 800x600 go to ``test-artifacts/web/beijing-*.png``.
 from __future__ import annotations
 
 import contextlib
-import json
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -22,6 +21,7 @@ from playwright.sync_api import Error as PlaywrightError
 from mj.replay import read_entries, replay
 from test_web import running_xmj
 from test_web_beijing import save_a_beijing_game
+from test_web_ims_browser import open_new_game_panel, state_frames
 
 #: The seed's calls and the other moves, as buttons.
 BEIJING_BUTTONS = {"Pass", "Chow Lower", "Chow Middle", "Chow Upper", "Pung", "Kong", "Hu", "Discard"}
@@ -134,24 +134,9 @@ def test_a_whole_beijing_game_in_the_browser_shows_the_indicator_marks_the_wilds
 
 
 def test_new_local_game_starts_beijing_with_the_table_options_chosen_in_the_panel(page: Any, artifacts: Path) -> None:
-    states: list[dict[str, Any]] = []
-
-    def on_socket(ws: Any) -> None:
-        def frame(payload: str | bytes) -> None:
-            data = json.loads(payload)
-            if data.get("type") == "state":
-                states.append(data)
-
-        ws.on("framereceived", frame)
-
-    page.on("websocket", on_socket)
+    states = state_frames(page)
     with running_xmj("--timeout", "0", "--seed", "3", name="Panel", options=("--level", "1")) as xmj:
-        page.goto(xmj.page)
-        page.locator(".action").wait_for()
-        page.keyboard.press("Alt+g")
-        page.keyboard.press("n")
-        page.locator("#panel-confirm").get_by_role("button", name="Leave and start").click()
-        panel = page.locator("#panel-newgame")
+        panel = open_new_game_panel(page, xmj.page)
         panel.locator("select[name=rules]").select_option("beijing")
         panel.locator("input[name=opt-Unit]").fill("2")
         panel.locator("input[name=opt-VoidSuit]").check()

@@ -79,7 +79,8 @@ def test_a_whole_ims_game_in_the_browser_by_default_buttons_and_double_clicks(
     assert len(scores) == 4 and sum(int(s) for s in scores) == 0
 
 
-def test_new_local_game_offers_the_rule_systems_and_starts_ims_with_its_table_options(page: Any) -> None:
+def state_frames(page: Any) -> list[dict[str, Any]]:
+    """The ``state`` frames the page will receive on its WebSockets, appended as they come."""
     states: list[dict[str, Any]] = []
 
     def on_socket(ws: Any) -> None:
@@ -91,13 +92,23 @@ def test_new_local_game_offers_the_rule_systems_and_starts_ims_with_its_table_op
         ws.on("framereceived", frame)
 
     page.on("websocket", on_socket)
+    return states
+
+
+def open_new_game_panel(page: Any, url: str) -> Any:
+    """The page at ``url`` once its game has begun, with Game > New game opened and leaving it confirmed."""
+    page.goto(url)
+    page.locator(".action").wait_for()
+    page.keyboard.press("Alt+g")
+    page.keyboard.press("n")
+    page.locator("#panel-confirm").get_by_role("button", name="Leave and start").click()
+    return page.locator("#panel-newgame")
+
+
+def test_new_local_game_offers_the_rule_systems_and_starts_ims_with_its_table_options(page: Any) -> None:
+    states = state_frames(page)
     with running_xmj("--timeout", "0", "--seed", "3", name="Panel", options=("--level", "1")) as xmj:
-        page.goto(xmj.page)
-        page.locator(".action").wait_for()
-        page.keyboard.press("Alt+g")
-        page.keyboard.press("n")
-        page.locator("#panel-confirm").get_by_role("button", name="Leave and start").click()
-        panel = page.locator("#panel-newgame")
+        panel = open_new_game_panel(page, xmj.page)
         assert not panel.locator(".table-options").is_visible()  # classical: the panel as before
         panel.locator("select[name=rules]").select_option("ims")
         panel.locator("input[name=opt-CountFlowers]").uncheck()
