@@ -78,6 +78,7 @@ def test_the_new_table_form_offers_every_rule_system_with_its_own_options(
     tab.goto(lobby.url)
     systems = answer["systems"]
     assert {s["name"] for s in systems} >= {"classical", "ims", "riichi"}
+    tab.locator("#rules option").nth(len(systems) - 1).wait_for(state="attached")  # the page asks for them
     offered = tab.locator("#rules option").all_inner_texts()
     assert offered == [s["name"] if s["available"] else f"{s['name']} (not available yet)" for s in systems]
     tab.locator("#options-box summary").click()
