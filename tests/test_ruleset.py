@@ -9,11 +9,12 @@ from mj import tiles
 from mj.melds import Meld
 from mj.protocol import cmsg as C
 from mj.replay import read_entries, table_for
+from mj.rules import registry
 from mj.rules.base import DeadWallPolicy, HandScore, SeatHand, Win
 from mj.rules.classical import danger
 from mj.rules.classical.rules import CLASSICAL, ClassicalRules
 from mj.rules.options import GameOptions
-from mj.rules.ruleset import Ruleset
+from mj.rules.ruleset import Ruleset, tiles_to_draw
 from mj.tiles import Tile
 
 SEED7 = read_entries(Path(__file__).parent / "data" / "reference" / "game-seed7-default-flowers.log.gz")
@@ -84,3 +85,32 @@ def test_classical_has_a_dead_wall_only_when_dead_wall_is_on() -> None:
     assert CLASSICAL.dead_wall(options) is DeadWallPolicy.SIXTEEN
     options.set_value("DeadWall16", 0)
     assert CLASSICAL.dead_wall(options) is DeadWallPolicy.REPLENISHED
+
+
+def draws_one_by_one(rules: Ruleset, live_left: int, tiles_left: int, kongs: int, options: GameOptions) -> int:
+    """The engine's reading: before each draw it asks whether the wall ends, and stops at the first yes."""
+    given = 0
+    while given < live_left and not rules.wall_ends(tiles_left - given, kongs, options):
+        given += 1
+    return given
+
+
+def test_the_draws_to_come_are_those_the_engine_gives_before_the_wall_ends_whatever_the_guess() -> None:
+    systems: list[tuple[Ruleset, GameOptions]] = [(CLASSICAL, CLASSICAL.new_options())]
+    for name in ("ims", "beijing"):
+        rules = registry.get(name)
+        systems.append((rules, rules.new_options()))
+    for wall_end in (1, 2):  # Beijing's arrangements whose end moves with the kongs
+        beijing = registry.get("beijing")
+        options = beijing.new_options()
+        options.set_value("WallEnd", wall_end)
+        systems.append((beijing, options))
+    for rules, options in systems:
+        for dead in (0, 1, 14, 16):
+            for live_left in range(0, 145):
+                for kongs in range(5):
+                    expected = draws_one_by_one(rules, live_left, live_left + dead, kongs, options)
+                    refused = live_left - expected
+                    for guess in sorted({0, 1, 5, refused - 1, refused, refused + 1, live_left}):
+                        found = tiles_to_draw(rules, live_left, live_left + dead, kongs, options, guess)
+                        assert found == expected, (rules.name, options.entries(), dead, live_left, kongs, guess)

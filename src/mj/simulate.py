@@ -137,6 +137,11 @@ class _Run:
         self.ledger: _Ledger | None = None
         #: Each seat's concealed tiles in the engine and in its view when last found the same.
         self.matched: list[tuple[list[Tile], list[Tile]]] = [([], []) for _ in PLAYERS]
+        #: The engine's live wall, undrawn tiles and kongs when its draws to come were last counted, and the count.
+        self.live_from = (-1, -1, -1)
+        self.live_count = 0
+        #: The indicator whose wild tile the declared sets were last checked against.
+        self.wild_checked: Tile | None = None
 
     def fail(self, what: str) -> None:
         raise InvariantError(f"seed {self.seed}, hand {self.hands + 1}: {what}")
@@ -208,14 +213,20 @@ class _Run:
             return  # a pause holds back moves the rules allow (no probe can tell them apart)
         view = self.views[pid]
         probes = _Probes(view, self.rng)
-        left = list(range(probes.count))
-        while True:  # one at random among those not legal: drawn at random, the legal ones put aside
-            if not left:
+        count = probes.count
+        # One at random among those not legal: drawn at random, the legal ones put aside (the list of
+        # those left is made when the first is put aside: until then it would be every number in order).
+        left: list[int] | None = None
+        while True:
+            size = count if left is None else len(left)
+            if size == 0:
                 return
-            index = _below(self.rng, len(left))
-            move = probes.move(left[index])
+            index = _below(self.rng, size)
+            move = probes.move(index if left is None else left[index])
             if not view.allows(move):
                 break
+            if left is None:
+                left = list(range(count))
             left[index] = left[-1]
             left.pop()
         self.probes += 1
@@ -268,11 +279,12 @@ class _Run:
         if wall.live_next > wall.loose_next + 1:
             self.fail(f"the wall's live end passed its loose end ({wall.live_next} > {wall.loose_next + 1})")
         ledger.wall_ends(wall.live_next, wall.loose_next)
+        sets_changed = False
         for index, seat in enumerate(game.seats):
             ledger.holds(4 * index, seat.concealed)
             ledger.holds(4 * index + 1, seat.specials)
             ledger.holds(4 * index + 2, seat.discards)
-            ledger.declared(index, seat.melds)
+            sets_changed = ledger.declared(index, seat.melds) or sets_changed
         placed = ledger.placed
         winning = game.winning
         if winning is not None or game.indicator is not None:
@@ -286,12 +298,10 @@ class _Run:
                 placed[winning.tile] -= 1  # the discard went out in a set and still lies in its pile
         if placed != ledger.tile_set:
             self.fail(f"tiles unaccounted for: {_unbalanced(ledger.tile_set, placed)}")
-        wild = self.wild()
-        if wild is not None:
-            for index, seat in enumerate(game.seats):
-                if any(wild in meld.tiles for meld in seat.melds):
-                    self.fail(f"seat {index} has the wild tile {tiles.code(wild)} in a set: {seat.melds}")
-        live_left = tiles_to_draw(self.rules, wall.live_left, wall.tiles_left, game.kongs, game.options)
+        indicator = game.indicator
+        if indicator is not None and (sets_changed or indicator != self.wild_checked):
+            self.check_wild_sets(indicator)  # else the sets and the wild are those checked at the last move
+        live_left = self.live_left()
         matched = self.matched
         for index, seat in enumerate(game.seats):
             view = self.views[seat.player]
@@ -305,6 +315,27 @@ class _Run:
             if sorted(view.concealed) != sorted(seat.concealed):
                 self.fail(f"seat {index}'s view holds {view.concealed}, the engine {seat.concealed}")
             matched[index] = (seat.concealed.copy(), view.concealed.copy())
+
+    def check_wild_sets(self, indicator: Tile) -> None:
+        """No set holds the wild tile (the rules never let one be made)."""
+        self.wild_checked = indicator
+        wild = self.rules.wild_of(indicator)
+        if wild is None:
+            return
+        for index, seat in enumerate(self.game.seats):
+            if any(wild in meld.tiles for meld in seat.melds):
+                self.fail(f"seat {index} has the wild tile {tiles.code(wild)} in a set: {seat.melds}")
+
+    def live_left(self) -> int:
+        """The draws the engine's wall still gives (:func:`tiles_to_draw`), worked out again only when the
+        wall or the kongs made have changed (the options do not change during a game)."""
+        wall = self.game.wall
+        now = (wall.live_left, wall.tiles_left, self.game.kongs)
+        if now != self.live_from:
+            refused = self.live_from[0] - self.live_count if self.live_from[0] >= 0 else 0
+            self.live_from = now
+            self.live_count = tiles_to_draw(self.rules, now[0], now[1], now[2], self.game.options, refused)
+        return self.live_count
 
     def wild(self) -> Tile | None:
         """The hand's wild tile, under a rule system that turns up an indicator."""
@@ -385,14 +416,16 @@ class _Ledger:
         self._recount(before, now)
         self.lists[slot] = now.copy()
 
-    def declared(self, seat: int, now: list[Meld]) -> None:
-        """A seat's declared sets as they are now (sets are immutable values: the list says it all)."""
+    def declared(self, seat: int, now: list[Meld]) -> bool:
+        """A seat's declared sets as they are now (sets are immutable values: the list says it all);
+        whether they changed since last counted."""
         if now == self.sets[seat]:
-            return
+            return False
         tiles_now = [t for meld in now for t in meld.tiles]
         self._recount(self.set_tiles[seat], tiles_now)
         self.sets[seat] = now.copy()
         self.set_tiles[seat] = tiles_now
+        return True
 
     def _recount(self, before: list[Tile], now: list[Tile]) -> None:
         placed = self.placed
@@ -489,10 +522,12 @@ class _Probes:
 
     def __init__(self, view: SeatView, rng: random.Random) -> None:
         held = sorted(set(view.concealed)) or [tiles.EAST_WIND]
-        self.some = (held[_below(rng, len(held))], tiles.KINDS[_below(rng, len(tiles.KINDS))])
+        first = held[_below(rng, len(held))]
+        second = tiles.KINDS[_below(rng, len(tiles.KINDS))]
+        self.some = (first, second)
         self.serial = view.pending.serial if view.pending is not None else 0
-        self.sizes = tuple(_WITH_TILE + tiles.is_special(t) for t in self.some)
-        self.count = len(_FIXED_PROBES) + _ON_TILE + sum(self.sizes)
+        self.sizes = (_WITH_TILE + tiles.is_special(first), _WITH_TILE + tiles.is_special(second))
+        self.count = len(_FIXED_PROBES) + _ON_TILE + self.sizes[0] + self.sizes[1]
 
     def move(self, index: int) -> P.PMsg:
         if index < len(_FIXED_PROBES):

@@ -76,6 +76,7 @@ class Ruleset(Protocol):
         ``kongs`` kongs having been made this hand.
 
         Without this, a hand ends drawn when the wall has no tile to give (:meth:`dead_wall` shapes that).
+        A hand drawn with ``tiles_left`` tiles is drawn with fewer too (:func:`tiles_to_draw` relies on it).
         """
         ...
 
@@ -183,15 +184,43 @@ class Ruleset(Protocol):
         ...
 
 
-def tiles_to_draw(rules: Ruleset, live_left: int, tiles_left: int, kongs: int, options: GameOptions) -> int:
+def tiles_to_draw(
+    rules: Ruleset, live_left: int, tiles_left: int, kongs: int, options: GameOptions, guess: int = 0
+) -> int:
     """The draws the live wall still gives before the hand is drawn, if no more kongs are made.
 
     ``live_left`` tiles are in the live wall and ``tiles_left`` undrawn in all (live and
     dead). The engine asks :meth:`Ruleset.wall_ends` before every draw; this asks it of the
     draws to come, from the last back, so that a seat view counts the same end of the
     wall (Beijing's agreed tiles, IMS's last fourteen) rather than the wall's physical end.
+
+    Since a hand drawn with some tiles left is drawn with fewer, the draws refused are the
+    last few: their number is found by doubling a step and halving it back, a handful of
+    questions rather than one per tile refused (every seat view asks this after a draw).
+    ``guess`` is a number of draws refused to try first (the last answer: it changes only
+    with a kong, or near the end), settled by two questions when right.
     """
-    refused = 0
-    while refused < live_left and rules.wall_ends(tiles_left - live_left + 1 + refused, kongs, options):
-        refused += 1
-    return live_left - refused
+    if live_left <= 0:
+        return live_left
+    last = tiles_left - live_left + 1  # tiles undrawn at the last draw the live wall could give
+    # The draw with `last + r` tiles undrawn is refused for r < R and given from R on (R: the draws refused);
+    # it is known to be refused at `last + known`.
+    known = 0
+    if 0 < guess < live_left and rules.wall_ends(last + guess - 1, kongs, options):
+        if not rules.wall_ends(last + guess, kongs, options):
+            return live_left - guess
+        known = guess
+    elif not rules.wall_ends(last, kongs, options):
+        return live_left
+    step = 1
+    while known + step < live_left and rules.wall_ends(last + known + step, kongs, options):
+        known += step
+        step *= 2
+    bound = min(known + step, live_left)
+    while bound - known > 1:
+        middle = (known + bound) // 2
+        if rules.wall_ends(last + middle, kongs, options):
+            known = middle
+        else:
+            bound = middle
+    return live_left - bound
