@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -14,7 +15,7 @@ from mj.rules.base import DeadWallPolicy, HandScore, SeatHand, Win
 from mj.rules.classical import danger
 from mj.rules.classical.rules import CLASSICAL, ClassicalRules
 from mj.rules.options import GameOptions
-from mj.rules.ruleset import Ruleset, tiles_to_draw
+from mj.rules.ruleset import DrawsLeft, Ruleset, tiles_to_draw
 from mj.tiles import Tile
 
 SEED7 = read_entries(Path(__file__).parent / "data" / "reference" / "game-seed7-default-flowers.log.gz")
@@ -95,17 +96,22 @@ def draws_one_by_one(rules: Ruleset, live_left: int, tiles_left: int, kongs: int
     return given
 
 
-def test_the_draws_to_come_are_those_the_engine_gives_before_the_wall_ends_whatever_the_guess() -> None:
+def systems_and_options() -> list[tuple[Ruleset, GameOptions]]:
+    """The three rule systems, and Beijing's arrangements whose end of the wall moves with the kongs."""
     systems: list[tuple[Ruleset, GameOptions]] = [(CLASSICAL, CLASSICAL.new_options())]
     for name in ("ims", "beijing"):
         rules = registry.get(name)
         systems.append((rules, rules.new_options()))
-    for wall_end in (1, 2):  # Beijing's arrangements whose end moves with the kongs
+    for wall_end in (1, 2):
         beijing = registry.get("beijing")
         options = beijing.new_options()
         options.set_value("WallEnd", wall_end)
         systems.append((beijing, options))
-    for rules, options in systems:
+    return systems
+
+
+def test_the_draws_to_come_are_those_the_engine_gives_before_the_wall_ends_whatever_the_guess() -> None:
+    for rules, options in systems_and_options():
         for dead in (0, 1, 14, 16):
             for live_left in range(0, 145):
                 for kongs in range(5):
@@ -114,3 +120,29 @@ def test_the_draws_to_come_are_those_the_engine_gives_before_the_wall_ends_whate
                     for guess in sorted({0, 1, 5, refused - 1, refused, refused + 1, live_left}):
                         found = tiles_to_draw(rules, live_left, live_left + dead, kongs, options, guess)
                         assert found == expected, (rules.name, options.entries(), dead, live_left, kongs, guess)
+
+
+def test_a_tables_count_of_the_draws_to_come_follows_its_wall_down_through_kongs_and_new_hands() -> None:
+    """:class:`DrawsLeft` keeps the draws refused between counts: each count is still the engine's reading."""
+    rng = random.Random(19)
+    for rules, options in systems_and_options():
+        draws_left = DrawsLeft()
+        for dead in (0, 14):  # first counted near the end (a late kong), then a hand of the same counts
+            for live in [*range(5, -1, -1), *range(100, -1, -1)]:
+                expected = draws_one_by_one(rules, live, live + dead, 0, options)
+                assert draws_left.count(rules, live, live + dead, 0, options) == expected, (live, dead)
+        live, dead, kongs = 0, 0, 0
+        for _ in range(3000):
+            step = rng.random()
+            if step < 0.02 or live == 0:  # a new hand: a full wall again
+                live, dead, kongs = rng.randrange(90, 140), rng.choice((0, 1, 14, 16)), 0
+            elif step < 0.06:  # a kong: a loose tile, from the dead wall or the live one
+                kongs += 1
+                if dead and rng.random() < 0.5:
+                    dead -= 1
+                else:
+                    live -= 1
+            else:
+                live -= 1
+            expected = draws_one_by_one(rules, live, live + dead, kongs, options)
+            assert draws_left.count(rules, live, live + dead, kongs, options) == expected, (live, dead, kongs)

@@ -197,6 +197,17 @@ def test_a_seat_view_that_drifts_after_it_was_found_right_is_caught() -> None:
         run.check()
 
 
+def test_tiles_traded_between_two_hands_behind_the_views_are_caught_though_every_tile_is_counted() -> None:
+    """The engine's side changing alone is found: views are compared again when the ledger sees a hand change."""
+    run = started_run(4, 30)
+    run.check()
+    first, second = run.game.seats[0].concealed, run.game.seats[1].concealed
+    i = next(i for i, t in enumerate(first) if t not in second)
+    first[i], second[0] = second[0], first[i]
+    with pytest.raises(InvariantError, match=r"^seed 4, hand 1: seat 0's view holds"):
+        run.check()
+
+
 def test_a_wall_tile_changed_during_the_hand_is_caught() -> None:
     run = started_run(4, 30)
     wall = run.game.wall

@@ -38,7 +38,7 @@ from mj.protocol import pmsg as P
 from mj.protocol.fields import ChowPosition
 from mj.rules.base import Course, DeadWallPolicy, WinSource
 from mj.rules.options import GameOptions
-from mj.rules.ruleset import Ruleset, tiles_to_draw
+from mj.rules.ruleset import DrawsLeft, Ruleset
 from mj.tiles import BLANK, Tile, kind_index
 
 #: How far the claimed tile sits from the lowest tile of the chow, by position (§2.4).
@@ -205,10 +205,8 @@ class SeatView:
         self._waited: tuple[tuple[tuple[Tile, ...], int, bool], frozenset[int]] | None = None
         #: The :attr:`_changes` at which :attr:`_waited` was last checked against the hand.
         self._waits_at = -1
-        #: The live tiles, dead tiles and kongs :attr:`live_tiles` last counted from ((-1, 0, 0): not since the
-        #: rules or options changed), and the count: it changes with a draw or a kong, yet is asked far more often.
-        self._live_from = (-1, 0, 0)
-        self._live_count = 0
+        #: :attr:`live_tiles`, asked far more often than the wall changes.
+        self._draws_left = DrawsLeft()
         self._new_hand_state()
 
     def _new_hand_state(self) -> None:
@@ -338,13 +336,7 @@ class SeatView:
         """Tiles still to be drawn before the hand is drawn, the rule system's end of the wall counted
         (:func:`~mj.rules.ruleset.tiles_to_draw`; exact as long as the options are known and no kong is made)."""
         live = max(0, self._live_end - self._drawn_live)
-        counted = self._live_from
-        if counted[0] == live and counted[1] == self._dead_left and counted[2] == self._kongs:
-            return self._live_count
-        refused = counted[0] - self._live_count if counted[0] >= 0 else 0
-        self._live_count = tiles_to_draw(self.rules, live, live + self._dead_left, self._kongs, self.options, refused)
-        self._live_from = (live, self._dead_left, self._kongs)
-        return self._live_count
+        return self._draws_left.count(self.rules, live, live + self._dead_left, self._kongs, self.options)
 
     @property
     def seven_pairs(self) -> bool:
@@ -456,7 +448,7 @@ class SeatView:
         """Say that the view's fields (its options too) were edited directly, not by :meth:`apply`."""
         self._changes += 1
         self.course = self.rules.course(self.options)
-        self._live_from = (-1, 0, 0)
+        self._draws_left.forget()
 
     # -- updating
 
@@ -494,7 +486,7 @@ class SeatView:
         self.rules = rules
         self.options = rules.new_options()
         self.course = rules.course(self.options)
-        self._live_from = (-1, 0, 0)
+        self._draws_left.forget()
         self._deal_size = len(rules.deal_order())
 
     def _player_msg(self, msg: C.Player) -> None:
@@ -521,7 +513,7 @@ class SeatView:
     def _game_option(self, msg: C.GameOption) -> None:
         self.options.apply_entry(msg.entry)
         self.course = self.rules.course(self.options)
-        self._live_from = (-1, 0, 0)
+        self._draws_left.forget()
 
     def _new_round(self, msg: C.NewRound) -> None:
         self.prevailing = msg.wind

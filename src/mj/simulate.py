@@ -50,7 +50,7 @@ from mj.protocol.fields import ChowPosition
 from mj.rules.base import WinSource
 from mj.rules.beijing.wilds import MAX_WILDS_ON_DISCARD
 from mj.rules.options import GameOptions
-from mj.rules.ruleset import Ruleset, tiles_to_draw
+from mj.rules.ruleset import DrawsLeft, Ruleset
 from mj.seatview import SeatView
 from mj.table import SeededWalls
 from mj.tiles import BLANK, GlibcRandom, Tile
@@ -135,11 +135,11 @@ class _Run:
         self.wall_checked = 0
         #: Where that hand's tiles lie, counted by kind.
         self.ledger: _Ledger | None = None
-        #: Each seat's concealed tiles in the engine and in its view when last found the same.
-        self.matched: list[tuple[list[Tile], list[Tile]]] = [([], []) for _ in PLAYERS]
-        #: The engine's live wall, undrawn tiles and kongs when its draws to come were last counted, and the count.
-        self.live_from = (-1, -1, -1)
-        self.live_count = 0
+        #: Each seat's concealed tiles in its view when last found the same as the engine's (whose tiles then
+        #: are the ledger's copy), None when that is not known of the ledger's last count.
+        self.matched: list[list[Tile] | None] = [None for _ in PLAYERS]
+        #: The engine's draws to come (the options do not change during a game).
+        self.draws_left = DrawsLeft()
         #: The indicator whose wild tile the declared sets were last checked against.
         self.wild_checked: Tile | None = None
 
@@ -273,6 +273,7 @@ class _Run:
             if sorted(wall.tiles) != sorted(tiles.full_set(self.rules.flowers(game.options))):
                 self.fail("the wall is not the rule system's tile set")
             ledger = self.ledger = _Ledger(wall.tiles, wall.live_next, wall.loose_next, len(game.seats))
+            self.matched = [None for _ in PLAYERS]
         # Every tile of the set lies once, in the wall or in some seat: the ledger counts where each lies.
         if wall.tiles != ledger.wall:
             self.fail("the wall's tiles changed during the hand")
@@ -280,8 +281,10 @@ class _Run:
             self.fail(f"the wall's live end passed its loose end ({wall.live_next} > {wall.loose_next + 1})")
         ledger.wall_ends(wall.live_next, wall.loose_next)
         sets_changed = False
+        hands_changed = 0  # a bit a seat
         for index, seat in enumerate(game.seats):
-            ledger.holds(4 * index, seat.concealed)
+            if ledger.holds(4 * index, seat.concealed):
+                hands_changed |= 1 << index
             ledger.holds(4 * index + 1, seat.specials)
             ledger.holds(4 * index + 2, seat.discards)
             sets_changed = ledger.declared(index, seat.melds) or sets_changed
@@ -301,20 +304,21 @@ class _Run:
         indicator = game.indicator
         if indicator is not None and (sets_changed or indicator != self.wild_checked):
             self.check_wild_sets(indicator)  # else the sets and the wild are those checked at the last move
-        live_left = self.live_left()
+        live_left = self.draws_left.count(self.rules, wall.live_left, wall.tiles_left, game.kongs, game.options)
         matched = self.matched
         for index, seat in enumerate(game.seats):
             view = self.views[seat.player]
             if view.live_tiles != live_left:
                 self.fail(f"seat {index}'s view counts {view.live_tiles} tiles to draw, the engine's wall {live_left}")
             if view.me.shown is not None:
+                matched[index] = None
                 continue
-            engine_tiles, view_tiles = matched[index]
-            if seat.concealed == engine_tiles and view.concealed == view_tiles:
-                continue  # both as they were when last found to hold the same tiles
+            view_tiles = matched[index]
+            if view_tiles is not None and not hands_changed >> index & 1 and view.concealed == view_tiles:
+                continue  # both as they were when last found to hold the same tiles (the engine's: the ledger found)
             if sorted(view.concealed) != sorted(seat.concealed):
                 self.fail(f"seat {index}'s view holds {view.concealed}, the engine {seat.concealed}")
-            matched[index] = (seat.concealed.copy(), view.concealed.copy())
+            matched[index] = view.concealed.copy()
 
     def check_wild_sets(self, indicator: Tile) -> None:
         """No set holds the wild tile (the rules never let one be made)."""
@@ -325,17 +329,6 @@ class _Run:
         for index, seat in enumerate(self.game.seats):
             if any(wild in meld.tiles for meld in seat.melds):
                 self.fail(f"seat {index} has the wild tile {tiles.code(wild)} in a set: {seat.melds}")
-
-    def live_left(self) -> int:
-        """The draws the engine's wall still gives (:func:`tiles_to_draw`), worked out again only when the
-        wall or the kongs made have changed (the options do not change during a game)."""
-        wall = self.game.wall
-        now = (wall.live_left, wall.tiles_left, self.game.kongs)
-        if now != self.live_from:
-            refused = self.live_from[0] - self.live_count if self.live_from[0] >= 0 else 0
-            self.live_from = now
-            self.live_count = tiles_to_draw(self.rules, now[0], now[1], now[2], self.game.options, refused)
-        return self.live_count
 
     def wild(self) -> Tile | None:
         """The hand's wild tile, under a rule system that turns up an indicator."""
@@ -408,13 +401,14 @@ class _Ledger:
             self.loose_next += 1
             placed[wall[self.loose_next]] += 1
 
-    def holds(self, slot: int, now: list[Tile]) -> None:
-        """One list of tiles of a seat, as it is now."""
+    def holds(self, slot: int, now: list[Tile]) -> bool:
+        """One list of tiles of a seat, as it is now; whether it changed since last counted."""
         before = self.lists[slot]
         if now == before:
-            return
+            return False
         self._recount(before, now)
         self.lists[slot] = now.copy()
+        return True
 
     def declared(self, seat: int, now: list[Meld]) -> bool:
         """A seat's declared sets as they are now (sets are immutable values: the list says it all);

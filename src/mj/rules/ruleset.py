@@ -224,3 +224,39 @@ def tiles_to_draw(
         else:
             bound = middle
     return live_left - bound
+
+
+class DrawsLeft:
+    """:func:`tiles_to_draw` of one table as its wall goes down, asking the rule system only when it may differ.
+
+    The last draw the live wall could give is made with the dead tiles and one more
+    undrawn, so the draws refused from the end depend on the dead tiles and the kongs
+    made, not on the live tiles but as a cap: with ``R`` refused of a live wall longer
+    than ``R``, any live wall of the same dead tiles and kongs gives ``live - R`` (or
+    none). A table's views and the simulation's check ask after every move; the wall
+    changes at a draw, and ``R`` at a kong.
+    """
+
+    def __init__(self) -> None:
+        self._dead = -1
+        self._kongs = -1
+        #: The draws refused at the dead tiles and kongs above, exactly when ``_exact``, else at least.
+        self._refused = 0
+        self._exact = False
+
+    def forget(self) -> None:
+        """The rules or the options changed: the next count asks them again."""
+        self._dead = -1
+
+    def count(self, rules: Ruleset, live_left: int, tiles_left: int, kongs: int, options: GameOptions) -> int:
+        """:func:`tiles_to_draw` of these figures, under the rules and options of the counts before."""
+        dead = tiles_left - live_left
+        refused = self._refused
+        if dead == self._dead and kongs == self._kongs and (self._exact or live_left <= refused):
+            return max(0, live_left - refused)
+        found = tiles_to_draw(rules, live_left, tiles_left, kongs, options, refused)
+        self._dead = dead
+        self._kongs = kongs
+        self._refused = live_left - found
+        self._exact = found > 0
+        return found
