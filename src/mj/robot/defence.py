@@ -22,18 +22,10 @@ discards, and are kept as simple tables and factors:
   ("suji": the two-sided wait through the tile would have gone out on them) or a
   neighbour whose copies are all in sight ("kabe": the shape cannot be held); and
   its own discards of a neighbouring rank. An honour is a wait only while two
-  copies are unseen (a pair wait on a single copy is rare). Then by what the
-  opponent has exposed: its wait lies among its concealed tiles, so a suit its sets
-  took is a rarer wait and the other suits likelier ones; a hand of pungs alone waits
-  on a pair more than on a chow's sides (suited tiles rarer, honours likelier), a hand
-  of chows seldom on an honour; a hand with nothing out that has thrown many tiles
-  is likelier ready than the capped readiness says. These factors were fitted on
-  where our discards dealt in, recorded from tournament games.
+  copies are unseen (a pair wait on a single copy is rare).
 
-The chance that a discard deals in is then ``1 - prod(1 - r * wait chance)`` over
-the opponents (:func:`assess`), ``r`` the readiness spread apart
-(:data:`READY_SCALE`, :data:`READY_POWER`): measured on those deal-ins, an opponent
-the tables rate unlikely ready is even less so, a likely ready one more so.
+The chance that a discard deals in is then ``1 - prod(1 - readiness * wait chance)``
+over the opponents (:func:`assess`).
 """
 
 from __future__ import annotations
@@ -43,7 +35,6 @@ from dataclasses import dataclass
 from typing import Final
 
 from mj.hand.counting import HONOURS_START
-from mj.melds import Meld, MeldKind
 from mj.seatview import SeatView
 from mj.tiles import NUM_KINDS, Tile, kind_index
 
@@ -75,24 +66,6 @@ NEIGHBOUR: Final = 0.82
 #: Wait chance of a kind the opponent discarded itself, and of one it let pass since its last discard.
 OWN_DISCARD: Final = 0.004
 PASSED_SINCE: Final = 0.001
-#: Factors by what an opponent has exposed (:func:`_exposure`), fitted on where our discards dealt in:
-#: every wait chance (the tables above overrate them once the factors below apply)...
-EXPOSED_SCALE: Final = 0.78
-#: ... a suited tile of a suit none of its exposed sets holds, and of one they hold...
-OTHER_SUIT: Final = 1.79
-SAME_SUIT: Final = 0.89
-#: ... a suited tile against an opponent with sets out and no chow (it likely waits on a pair)...
-PUNGS_ONLY_SUITED: Final = 0.46
-#: ... an honour against an opponent with chows and no pung out, and with a pung out...
-HONOUR_CHOWS_ONLY: Final = 0.39
-HONOUR_PUNGS: Final = 1.75
-#: ... and any tile against one with no set out that discarded this many times (the readiness
-#: table stops growing at its cap, the chance does not).
-LONG_CLOSED: Final = (12, 1.86)
-#: The readiness a deal-in chance is weighed with: ``min(1, READY_SCALE * readiness ** READY_POWER)``
-#: (the tables above spread it too little: an opponent rated unlikely ready is even less so).
-READY_SCALE: Final = 1.68
-READY_POWER: Final = 1.32
 
 
 #: Every kind index, what :func:`assess` weighs by default. (The functions here take lists,
@@ -131,15 +104,12 @@ def wait_chances(view: SeatView, pid: int, unseen: list[int], kinds: list[int] =
     """By kind index, the chance that the kind completes ``pid``'s hand if ``pid`` is ready (of ``kinds``, else 0)."""
     own: set[int] = set()
     passed: set[int] = set()
-    thrown = 0
     for record in view.timeline:
         if record.who == pid:
             own.add(kind_index(record.tile))
-            thrown += 1
         elif record.claimed_by != pid:
             passed.add(kind_index(record.tile))
     since = view.passed_since_turn(pid)
-    suits, honour = _exposure(view.player(pid).melds, thrown)
     result = [0.0] * NUM_KINDS
     for k in kinds:
         if k in since:
@@ -147,45 +117,10 @@ def wait_chances(view: SeatView, pid: int, unseen: list[int], kinds: list[int] =
         elif k in own:
             result[k] = OWN_DISCARD
         elif k >= HONOURS_START:
-            result[k] = BASE * honour * HONOUR_UNSEEN[unseen[k]] * (HONOUR_PASSED if k in passed else 1.0)
+            result[k] = BASE * HONOUR_UNSEEN[unseen[k]] * (HONOUR_PASSED if k in passed else 1.0)
         else:
-            factor = suits[k // 9] * _suited_factor(k, unseen, own)
-            result[k] = BASE * factor * (SUITED_PASSED if k in passed else 1.0)
+            result[k] = BASE * _suited_factor(k, unseen, own) * (SUITED_PASSED if k in passed else 1.0)
     return result
-
-
-def _exposure(melds: list[Meld], thrown: int) -> tuple[list[float], float]:
-    """The wait-chance factors of each suit and of the honours, by an opponent's exposed sets.
-
-    A ready hand's wait lies in its concealed tiles, which are less often of a suit its
-    sets took; a hand of pungs alone likely waits on a pair, which a suited tile
-    completes less often than a chow's sides; a hand of chows seldom waits on an honour.
-    ``thrown`` is how many discards it made this hand.
-    """
-    exposed = [False, False, False]
-    chows = pungs = 0
-    for meld in melds:
-        if meld.kind is MeldKind.CHOW:
-            chows += 1
-        elif meld.kind is MeldKind.PUNG or meld.kind is MeldKind.KONG:
-            pungs += 1
-        else:
-            continue
-        k = kind_index(meld.tile)
-        if k < HONOURS_START:
-            exposed[k // 9] = True
-    scale = EXPOSED_SCALE
-    if chows + pungs == 0:
-        if thrown >= LONG_CLOSED[0]:
-            scale *= LONG_CLOSED[1]
-        return [scale, scale, scale], scale
-    suited = scale * (PUNGS_ONLY_SUITED if chows == 0 else 1.0)
-    if any(exposed):
-        suits = [suited * (SAME_SUIT if held else OTHER_SUIT) for held in exposed]
-    else:
-        suits = [suited, suited, suited]
-    honour = scale * (HONOUR_PUNGS if pungs else HONOUR_CHOWS_ONLY)
-    return suits, honour
 
 
 def _suited_factor(k: int, unseen: list[int], own: set[int]) -> float:
@@ -241,8 +176,6 @@ def assess(view: SeatView, unseen: list[int] | None = None, kinds: list[int] = A
         threat = max(threat, ready)
         if ready <= 0.0:
             continue
-        if ready < 1.0:
-            ready = min(1.0, READY_SCALE * math.pow(ready, READY_POWER))
         chances = wait_chances(view, pid, unseen, kinds)
         for k in kinds:
             safe[k] *= 1.0 - ready * chances[k]
