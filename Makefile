@@ -30,6 +30,7 @@ lint: venv
 	$(BIN)/mypy
 	$(BIN)/mypy scripts/record_original_games.py
 	$(BIN)/mypy scripts/compare_servers.py scripts/robot_games.py scripts/tournament.py
+	MYPYPATH=scripts $(BIN)/mypy scripts/deal_in_records.py
 
 # Everything is installed by now, so no test may skip for a missing program: the variables make them fail.
 test: lint compiled
