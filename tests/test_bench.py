@@ -211,4 +211,12 @@ def test_simulate_benchmark_with_jobs_plays_every_hand_and_reports_per_core_and_
 
 def test_simulate_benchmark_refuses_more_jobs_than_hands(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["bench", "simulate", "--hands", "2", "--jobs", "3"]) == 2
-    assert "--jobs must be between 1 and --hands" in capsys.readouterr().out
+    assert "--jobs must be 0 (one process per core) or between 1 and --hands" in capsys.readouterr().out
+
+
+def test_simulate_benchmark_with_jobs_zero_plays_one_process_per_core(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("os.cpu_count", lambda: 2)
+    assert main(["bench", "simulate", "--hands", "4", "--jobs", "0"]) == 0
+    assert "every invariant checked at every move, 2 processes" in capsys.readouterr().out

@@ -5,7 +5,7 @@ of four players choosing at random among their rule system's legal moves
 (:mod:`mj.simulate`) are played until that many hands are done; a broken invariant
 stops the run with its seed and hand, and status 1.
 
-With ``--jobs N`` the games are shared out among N processes (process k plays the
+With ``--jobs N`` (``0``: one process per core) the games are shared out among N processes (process k plays the
 seeds ``seed + k``, ``seed + k + N``...), each playing its share of the hands. Two
 rates are printed, since they answer different questions: hands per CPU-second
 (the CPU time of all the processes together: what one core does) and hands per
@@ -16,6 +16,7 @@ machine busy with other work is less than N cores' worth).
 from __future__ import annotations
 
 import argparse
+import os
 import time
 from concurrent.futures import ProcessPoolExecutor
 
@@ -30,7 +31,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--rules", default=registry.DEFAULT_NAME, help="the rule system (default classical)")
     parser.add_argument("--hands", type=int, default=10000, help="hands to play (default 10000)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the first game (default 1)")
-    parser.add_argument("--jobs", type=int, default=1, help="processes sharing out the games (default 1)")
+    parser.add_argument(
+        "--jobs", type=int, default=1, help="processes sharing out the games (default 1; 0: one per core)"
+    )
 
 
 def play_share(rules_name: str, hands: int, seed: int, jobs: int) -> Share:
@@ -56,8 +59,10 @@ def run(args: argparse.Namespace) -> int:
     if args.hands <= 0:
         print("mj bench simulate: --hands must be positive")
         return 2
+    if args.jobs == 0:
+        args.jobs = min(os.cpu_count() or 1, args.hands)
     if not 1 <= args.jobs <= args.hands:
-        print("mj bench simulate: --jobs must be between 1 and --hands")
+        print("mj bench simulate: --jobs must be 0 (one process per core) or between 1 and --hands")
         return 2
     started = time.perf_counter()
     if args.jobs == 1:
