@@ -67,6 +67,7 @@ from mj.melds import MeldKind
 from mj.protocol import pmsg as P
 from mj.protocol.fields import ChowPosition
 from mj.robot import declare, defence, evaluate
+from mj.robot.lookahead import Lookahead
 from mj.robot.personality import Combination, Personality, Switcher
 from mj.robot.strategy import Claim, ClaimKind, Declaration, KongKind, KongMove, Strategy
 from mj.rules.classical import danger
@@ -359,6 +360,13 @@ class Defence:
     #: Weigh the score a hand would show as a loser (:func:`loser_value`), lost by breaking a
     #: scoring set, by this much against a typical win's stake (0: not weighed).
     loser: float = 0.0
+    #: Among discards leaving the same shanten, rank those leaving the hand ready (1) or
+    #: also one step from ready (2) by the rules' score of the hands their draws complete
+    #: (:mod:`mj.robot.lookahead`) instead of by the :func:`prospect` (0: never).
+    lookahead: int = 0
+    #: Give a step of shanten to throw a tile of another suit when a hand far from ready
+    #: holds at most this many such tiles (0: never; :meth:`LevelTwo._flush_target`).
+    flush_off: int = 0
 
 
 class LevelTwo(LevelOne):
@@ -408,6 +416,7 @@ class LevelTwo(LevelOne):
     ) -> None:
         super().__init__(personality, seed, slip)
         self.rules = rules or Defence()
+        self._lookahead = Lookahead()
 
     def claim(self, view: SeatView, tile: Tile, serial: int) -> Claim | None:
         claim = super().claim(view, tile, serial)
@@ -458,6 +467,7 @@ class LevelTwo(LevelOne):
         though both the order of discards and the folding decision ask for it.
         """
         power = self.rules.prospect
+        depth = self.rules.lookahead
         shape = _exposed_suits(view)
         known: dict[Tile, float] = {}
 
@@ -466,8 +476,11 @@ class LevelTwo(LevelOne):
             if found is None:
                 found = 0.0
                 if option.ukeire > 0:
-                    value = prospect(view, evaluate.without(vector, option.tile), unseen, shape)
-                    found = option.ukeire * math.pow(value, power)
+                    rest = evaluate.without(vector, option.tile)
+                    if option.shanten < depth:
+                        found = self._lookahead.worth(view, rest, unseen, option.shanten)
+                    else:
+                        found = option.ukeire * math.pow(prospect(view, rest, unseen, shape), power)
                 known[option.tile] = found
             return found
 
@@ -477,7 +490,10 @@ class LevelTwo(LevelOne):
         held = [k for k, copies in enumerate(vector) if copies]
         danger = defence.assess(view, unseen, held)
         if max(danger.deal_in[k] for k in held) < self.rules.quiet:
-            return super()._choose(view, vector, unseen)
+            target = self._flush_target(view, vector)
+            if target < 0:
+                return super()._choose(view, vector, unseen)
+            return self._choose_for_flush(view, vector, unseen, target)
         rules = self.rules
         weight = self._weight(view, vector, unseen) if rules.prospect > 0.0 and not self._blind else None
         every = sorted(
@@ -507,6 +523,45 @@ class LevelTwo(LevelOne):
             if worth > best_worth + 1e-9:
                 best_tile, best_worth = option.tile, worth
         return best_tile
+
+    def _flush_target(self, view: SeatView, vector: list[int]) -> int:
+        """The suit (0-2) worth giving a step of shanten for, or -1.
+
+        A hand far from ready (:data:`FLUSH_FROM`) whose tiles, exposed sets included,
+        are all of one suit or honours but for at most ``flush_off`` tiles, and whose
+        exposed sets span that suit at most.
+        """
+        most = self.rules.flush_off
+        if most <= 0 or self._blind:
+            return -1
+        suits, spread = _exposed_suits(view)
+        if spread > 1:
+            return -1
+        held = list(suits)
+        for k in range(HONOURS_START):
+            held[k // 9] += vector[k]
+        main = max(range(3), key=(suits if spread else held).__getitem__)
+        off = held[0] + held[1] + held[2] - held[main]
+        if off == 0 or off > most:
+            return -1
+        if evaluate.best_shanten_after_discard(vector, view.declared_sets, view.seven_pairs) < FLUSH_FROM:
+            return -1
+        return main
+
+    def _choose_for_flush(self, view: SeatView, vector: list[int], unseen: list[int], target: int) -> Tile:
+        """Level 1's order, except that a tile of another suit than ``target`` may leave one more step to go."""
+        options = evaluate.discard_options(vector, view.declared_sets, view.seven_pairs, unseen, True)
+        best = min(o.shanten for o in options)
+        key = self._shape_key(view, vector, unseen)
+
+        def traded(option: evaluate.DiscardOption) -> tuple[int, float, int, float, int]:
+            shanten, weight, threat, keep, seen = key(option)
+            suit = _TRAITS[option.tile][2]
+            if shanten == best + 1 and suit >= 0 and suit != target:
+                shanten = best
+            return (shanten, weight, threat, keep, seen)
+
+        return min(options, key=traded).tile
 
     def _loser_loss(self, view: SeatView, vector: list[int]) -> Callable[[Tile], float]:
         """What discarding each tile costs the hand's score as a loser, in typical wins (times ``loser``).
@@ -643,6 +698,9 @@ def _doubles(view: SeatView, tile: Tile) -> bool:
     """Whether a pung of ``tile`` doubles the hand: dragons, own wind, prevailing wind."""
     return tiles.is_dragon(tile) or tile in (view.own_wind, view.prevailing)
 
+
+#: The least shanten at which a hand gives a step for a flush (nearer, a step costs too many wins).
+FLUSH_FROM: Final = 2
 
 #: The share of level 2's hands played without counting the useful tiles, as level 1 plays all.
 LEVEL_TWO_SLIP: Final = 0.5
