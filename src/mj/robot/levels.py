@@ -367,6 +367,12 @@ class Defence:
     #: Give a step of shanten to throw a tile of another suit when a hand far from ready
     #: holds at most this many such tiles (0: never; :meth:`LevelTwo._flush_target`).
     flush_off: int = 0
+    #: With ``lookahead``, weigh a ready hand by the mean score of its waits rather than
+    #: by :func:`hand_value` when weighing its safety.
+    ready_stake: bool = False
+    #: Leave a hand that could be ready one step from it when that promises this many times
+    #: the ready hand's expected score (:meth:`LevelTwo._trade_for_value`; 0: never).
+    trade: float = 0.0
 
 
 class LevelTwo(LevelOne):
@@ -490,6 +496,10 @@ class LevelTwo(LevelOne):
         held = [k for k, copies in enumerate(vector) if copies]
         danger = defence.assess(view, unseen, held)
         if max(danger.deal_in[k] for k in held) < self.rules.quiet:
+            if self.rules.trade > 0.0 and not self._blind:
+                traded = self._trade_for_value(view, vector, unseen)
+                if traded is not None:
+                    return traded
             target = self._flush_target(view, vector)
             if target < 0:
                 return super()._choose(view, vector, unseen)
@@ -501,7 +511,10 @@ class LevelTwo(LevelOne):
             key=self._weighed_key(view, vector, unseen, weight),
         )
         push = every[0]
-        base = evaluate.win_chance(push.shanten, push.ukeire, view.live_tiles) * self._stake(view, vector)
+        stake = self._stake(view, vector)
+        if rules.ready_stake and weight is not None and push.shanten == 0 < rules.lookahead and push.ukeire > 0:
+            stake = self._ready_stake(view, weight(push) / push.ukeire)
+        base = evaluate.win_chance(push.shanten, push.ukeire, view.live_tiles) * stake
         if rules.hurry > 0.0:
             base *= danger.calm(rules.hurry * push.shanten)
         top = weight(push) if weight is not None else 0.0
@@ -522,6 +535,34 @@ class LevelTwo(LevelOne):
                 worth -= loss(option.tile)
             if worth > best_worth + 1e-9:
                 best_tile, best_worth = option.tile, worth
+        return best_tile
+
+    def _trade_for_value(self, view: SeatView, vector: list[int], unseen: list[int]) -> Tile | None:
+        """A discard leaving the hand one from ready instead of ready, when its wins are worth enough more.
+
+        Each choice's expected score is the win chance (:func:`mj.robot.evaluate.win_chance`)
+        times the mean score of its wins (:mod:`mj.robot.lookahead`); the step back is
+        taken only when it promises ``trade`` times the best ready hand's.
+        """
+        sets, seven = view.declared_sets, view.seven_pairs
+        if evaluate.best_shanten_after_discard(vector, sets, seven) != 0:
+            return None
+        live = view.live_tiles
+        look = self._lookahead
+        options = evaluate.discard_options(vector, sets, seven, unseen, True)
+        ready = 0.0
+        for option in options:
+            if option.shanten == 0 and option.ukeire > 0:
+                worth = look.ready_worth(view, evaluate.without(vector, option.tile), unseen)
+                ready = max(ready, evaluate.win_chance(0, option.ukeire, live) * worth / option.ukeire)
+        best_tile, best = None, ready * self.rules.trade
+        for option in options:
+            if option.shanten == 1 and option.ukeire > 0:
+                total, mass = look.near(view, evaluate.without(vector, option.tile), unseen)
+                if mass > 0.0:
+                    expected = evaluate.win_chance(1, option.ukeire, live) * total / mass
+                    if expected > best:
+                        best_tile, best = option.tile, expected
         return best_tile
 
     def _flush_target(self, view: SeatView, vector: list[int]) -> int:
@@ -582,6 +623,11 @@ class LevelTwo(LevelOne):
             return found
 
         return loss
+
+    def _ready_stake(self, view: SeatView, mean: float) -> float:
+        """The stake of a ready hand whose wins score ``mean`` on average (:mod:`mj.robot.lookahead`)."""
+        stake = mean / TYPICAL_VALUE
+        return stake * self.rules.east_stake if view.my_seat == 0 else stake
 
     def _stake(self, view: SeatView, vector: list[int]) -> float:
         """What winning this hand is worth against a typical win (1 when stakes are not weighed)."""

@@ -39,7 +39,7 @@ class Lookahead:
     def __init__(self) -> None:
         self._hand = -1
         self._scores: dict[tuple[int, int, tuple[int, ...], int], float] = {}
-        self._ready: dict[tuple[int, int, tuple[int, ...]], float] = {}
+        self._ready: dict[tuple[int, int, tuple[int, ...]], tuple[float, float]] = {}
 
     def worth(self, view: SeatView, vector: list[int], unseen: Sequence[int], shanten: int) -> float:
         """The worth of the hand ``vector`` (concealed counts after a discard) ``shanten`` steps from ready (0 or 1)."""
@@ -47,25 +47,20 @@ class Lookahead:
 
     def ready_worth(self, view: SeatView, vector: list[int], unseen: Sequence[int]) -> float:
         """Of a ready hand (``vector``: concealed counts after the discard): over its waits, copies times score."""
-        self._renew(view)
-        key = (len(view.melds), len(view.specials), tuple(vector))
-        found = self._ready.get(key)
-        if found is not None:
-            return found
-        total = 0.0
-        sets = view.declared_sets
-        for k in hand.wait_indices(vector, sets, view.seven_pairs):
-            copies = unseen[k]
-            if copies > 0:
-                total += copies * self._score(view, vector, k, key)
-        self._ready[key] = total
-        return total
+        return self._ready_of(view, vector, unseen)[0]
 
     def near_worth(self, view: SeatView, vector: list[int], unseen: Sequence[int]) -> float:
         """Of a hand one step from ready: unseen copies of each draw making it ready times the best ready worth."""
+        return self.near(view, vector, unseen)[0]
+
+    def near(self, view: SeatView, vector: list[int], unseen: Sequence[int]) -> tuple[float, float]:
+        """:meth:`near_worth`, and the same sum with each ready hand's waits in place of its worth.
+
+        Their ratio is the mean score of the hand's wins, should it get ready the best way.
+        """
         sets = view.declared_sets
         seven = view.seven_pairs
-        total = 0.0
+        total = mass = 0.0
         work = list(vector)
         for d in range(NUM_KINDS):
             copies = unseen[d]
@@ -73,17 +68,35 @@ class Lookahead:
                 continue
             work[d] += 1
             after = hand.shanten_after_discards(work, sets, seven)
-            best = 0.0
+            best = waits = 0.0
             for e in range(NUM_KINDS):
                 if work[e] and after[e] <= 0 and e != d:
                     work[e] -= 1
-                    worth = self.ready_worth(view, work, unseen)
+                    worth, count = self._ready_of(view, work, unseen)
                     work[e] += 1
                     if worth > best:
-                        best = worth
+                        best, waits = worth, count
             work[d] -= 1
             total += copies * best
-        return total
+            mass += copies * waits
+        return total, mass
+
+    def _ready_of(self, view: SeatView, vector: list[int], unseen: Sequence[int]) -> tuple[float, float]:
+        """Of a ready hand: the sum over its waits of unseen copies times score, and of unseen copies."""
+        self._renew(view)
+        key = (len(view.melds), len(view.specials), tuple(vector))
+        found = self._ready.get(key)
+        if found is not None:
+            return found
+        total = count = 0.0
+        sets = view.declared_sets
+        for k in hand.wait_indices(vector, sets, view.seven_pairs):
+            copies = unseen[k]
+            if copies > 0:
+                total += copies * self._score(view, vector, k, key)
+                count += copies
+        found = self._ready[key] = (total, count)
+        return found
 
     def _renew(self, view: SeatView) -> None:
         if view.hand_no != self._hand:
