@@ -9,6 +9,7 @@ from mj.robot.levels import LEVEL_THREE, LevelTwo
 from mj.robot.lookahead import Lookahead
 from mj.tiles import kind_index, parse
 from test_robot import view_of
+from test_robot_defence import risk, threatened
 
 #: Ready after either discard with four unseen winning tiles: 9C leaves a closed wait on
 #: 8C, 7C a wait on 9C or WD whose pung of dragons doubles the hand.
@@ -51,22 +52,14 @@ def test_a_hand_one_from_ready_is_worth_more_when_its_draws_lead_to_dearer_waits
 
 def test_level_three_keeps_the_dearer_of_two_equally_wide_waits() -> None:
     view = view_of(TWO_WAITS)
-    looking = LevelTwo(rules=replace(LEVEL_THREE, lookahead=1))
-    assert looking.discard(view) == (parse("7C"), False)
+    assert LevelTwo(rules=LEVEL_THREE).discard(view) == (parse("7C"), False)
+    assert LevelTwo(rules=replace(LEVEL_THREE, lookahead=0)).discard(view) == (parse("9C"), False)
 
 
-def test_a_hand_far_from_ready_and_nearly_one_suit_gives_a_step_to_throw_the_other_suit() -> None:
-    # Three from ready throwing the west wind; four throwing the 5C of the 5C-6C pair.
-    view = view_of("1B 1B 2B 2B 2B 5B 6B 8B 5C 6C SW WW WD GD")
-    vector = view.hand_counts()
-    assert evaluate.shanten(evaluate.without(vector, parse("WW")), 0, False) == 3
-    assert evaluate.shanten(evaluate.without(vector, parse("5C")), 0, False) == 4
-    assert LevelTwo(rules=replace(LEVEL_THREE, flush_off=0)).discard(view) == (parse("WW"), False)
-    assert LevelTwo(rules=replace(LEVEL_THREE, flush_off=3)).discard(view)[0] in (parse("5C"), parse("6C"))
-
-
-def test_a_hand_near_ready_never_gives_a_step_for_a_flush() -> None:
-    # One from ready: the 4C-5C pair stays (the wind goes) however few tiles of other suits are left.
-    view = view_of("1B 2B 3B 4B 5B 6B 7B 7B 9B 9B 4C 5C WW RD")
-    flushing = LevelTwo(rules=replace(LEVEL_THREE, flush_off=3))
-    assert flushing.discard(view)[0] in (parse("WW"), parse("RD"))
+def test_a_ready_hand_waiting_for_a_flush_risks_a_more_dangerous_discard_than_its_sets_alone_are_worth() -> None:
+    # Both discards leave the hand ready: GD (safer) on a single 3C, 3C on a single GD for
+    # one suit with honours, which the sets alone (no pung) do not show.
+    hand = "1B 2B 3B 3B 4B 5B 5B 6B 7B 7B 8B 9B 3C GD"
+    assert risk(threatened(hand), "GD") < risk(threatened(hand), "3C")
+    assert LevelTwo(rules=replace(LEVEL_THREE, ready_stake=False)).discard(threatened(hand)) == (parse("GD"), False)
+    assert LevelTwo(rules=LEVEL_THREE).discard(threatened(hand)) == (parse("3C"), False)

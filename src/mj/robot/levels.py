@@ -39,8 +39,11 @@ deal-in as costing half a typical win. Level 3 also weighs each hand by what it 
 worth, giving up a cheap hand sooner than a dear one or East's; among the discards
 that leave the same shanten it weighs the useful tiles each keeps by the square of
 the :func:`prospect` of the hand it leaves (a flush it leans to, a pair of a doubling
-honour); it counts a hand short of ready as less likely to win the likelier an
-opponent is ready (:attr:`Defence.hurry`); and when it weighs safety it also weighs
+honour), and among those leaving the hand ready or one step from it by the score the
+rules give the hands their draws would complete (:mod:`mj.robot.lookahead`), which
+also stands for a ready hand's worth when it weighs safety; it counts a hand short of
+ready as less likely to win the likelier an opponent is ready (:attr:`Defence.hurry`);
+and when it weighs safety it also weighs
 what each discard takes from the score its hand would show as a loser
 (:func:`loser_value`: losers settle their scores among themselves), so it folds
 without breaking a scoring pung while a safe enough tile is left. How each of these
@@ -364,9 +367,6 @@ class Defence:
     #: also one step from ready (2) by the rules' score of the hands their draws complete
     #: (:mod:`mj.robot.lookahead`) instead of by the :func:`prospect` (0: never).
     lookahead: int = 0
-    #: Give a step of shanten to throw a tile of another suit when a hand far from ready
-    #: holds at most this many such tiles (0: never; :meth:`LevelTwo._flush_target`).
-    flush_off: int = 0
     #: With ``lookahead``, weigh a ready hand by the mean score of its waits rather than
     #: by :func:`hand_value` when weighing its safety.
     ready_stake: bool = False
@@ -500,10 +500,7 @@ class LevelTwo(LevelOne):
                 traded = self._trade_for_value(view, vector, unseen)
                 if traded is not None:
                     return traded
-            target = self._flush_target(view, vector)
-            if target < 0:
-                return super()._choose(view, vector, unseen)
-            return self._choose_for_flush(view, vector, unseen, target)
+            return super()._choose(view, vector, unseen)
         rules = self.rules
         weight = self._weight(view, vector, unseen) if rules.prospect > 0.0 and not self._blind else None
         every = sorted(
@@ -564,45 +561,6 @@ class LevelTwo(LevelOne):
                     if expected > best:
                         best_tile, best = option.tile, expected
         return best_tile
-
-    def _flush_target(self, view: SeatView, vector: list[int]) -> int:
-        """The suit (0-2) worth giving a step of shanten for, or -1.
-
-        A hand far from ready (:data:`FLUSH_FROM`) whose tiles, exposed sets included,
-        are all of one suit or honours but for at most ``flush_off`` tiles, and whose
-        exposed sets span that suit at most.
-        """
-        most = self.rules.flush_off
-        if most <= 0 or self._blind:
-            return -1
-        suits, spread = _exposed_suits(view)
-        if spread > 1:
-            return -1
-        held = list(suits)
-        for k in range(HONOURS_START):
-            held[k // 9] += vector[k]
-        main = max(range(3), key=(suits if spread else held).__getitem__)
-        off = held[0] + held[1] + held[2] - held[main]
-        if off == 0 or off > most:
-            return -1
-        if evaluate.best_shanten_after_discard(vector, view.declared_sets, view.seven_pairs) < FLUSH_FROM:
-            return -1
-        return main
-
-    def _choose_for_flush(self, view: SeatView, vector: list[int], unseen: list[int], target: int) -> Tile:
-        """Level 1's order, except that a tile of another suit than ``target`` may leave one more step to go."""
-        options = evaluate.discard_options(vector, view.declared_sets, view.seven_pairs, unseen, True)
-        best = min(o.shanten for o in options)
-        key = self._shape_key(view, vector, unseen)
-
-        def traded(option: evaluate.DiscardOption) -> tuple[int, float, int, float, int]:
-            shanten, weight, threat, keep, seen = key(option)
-            suit = _TRAITS[option.tile][2]
-            if shanten == best + 1 and suit >= 0 and suit != target:
-                shanten = best
-            return (shanten, weight, threat, keep, seen)
-
-        return min(options, key=traded).tile
 
     def _loser_loss(self, view: SeatView, vector: list[int]) -> Callable[[Tile], float]:
         """What discarding each tile costs the hand's score as a loser, in typical wins (times ``loser``).
@@ -745,15 +703,20 @@ def _doubles(view: SeatView, tile: Tile) -> bool:
     return tiles.is_dragon(tile) or tile in (view.own_wind, view.prevailing)
 
 
-#: The least shanten at which a hand gives a step for a flush (nearer, a step costs too many wins).
-FLUSH_FROM: Final = 2
-
 #: The share of level 2's hands played without counting the useful tiles, as level 1 plays all.
 LEVEL_TWO_SLIP: Final = 0.5
 #: The defence of levels 2 and 3 (how each value was chosen: docs/robot-tuning.md).
 LEVEL_TWO: Final = Defence(cost=0.5)
 LEVEL_THREE: Final = Defence(
-    cost=0.5, valued=True, east_stake=1.5, prospect=2.0, hurry=0.5, loser=1.0, major_pungs=True
+    cost=0.5,
+    valued=True,
+    east_stake=1.5,
+    prospect=2.0,
+    hurry=0.5,
+    loser=1.0,
+    major_pungs=True,
+    lookahead=2,
+    ready_stake=True,
 )
 
 
