@@ -370,9 +370,6 @@ class Defence:
     #: With ``lookahead``, weigh a ready hand by the mean score of its waits rather than
     #: by :func:`hand_value` when weighing its safety.
     ready_stake: bool = False
-    #: Leave a hand that could be ready one step from it when that promises this many times
-    #: the ready hand's expected score (:meth:`LevelTwo._trade_for_value`; 0: never).
-    trade: float = 0.0
 
 
 class LevelTwo(LevelOne):
@@ -496,10 +493,6 @@ class LevelTwo(LevelOne):
         held = [k for k, copies in enumerate(vector) if copies]
         danger = defence.assess(view, unseen, held)
         if max(danger.deal_in[k] for k in held) < self.rules.quiet:
-            if self.rules.trade > 0.0 and not self._blind:
-                traded = self._trade_for_value(view, vector, unseen)
-                if traded is not None:
-                    return traded
             return super()._choose(view, vector, unseen)
         rules = self.rules
         weight = self._weight(view, vector, unseen) if rules.prospect > 0.0 and not self._blind else None
@@ -532,34 +525,6 @@ class LevelTwo(LevelOne):
                 worth -= loss(option.tile)
             if worth > best_worth + 1e-9:
                 best_tile, best_worth = option.tile, worth
-        return best_tile
-
-    def _trade_for_value(self, view: SeatView, vector: list[int], unseen: list[int]) -> Tile | None:
-        """A discard leaving the hand one from ready instead of ready, when its wins are worth enough more.
-
-        Each choice's expected score is the win chance (:func:`mj.robot.evaluate.win_chance`)
-        times the mean score of its wins (:mod:`mj.robot.lookahead`); the step back is
-        taken only when it promises ``trade`` times the best ready hand's.
-        """
-        sets, seven = view.declared_sets, view.seven_pairs
-        if evaluate.best_shanten_after_discard(vector, sets, seven) != 0:
-            return None
-        live = view.live_tiles
-        look = self._lookahead
-        options = evaluate.discard_options(vector, sets, seven, unseen, True)
-        ready = 0.0
-        for option in options:
-            if option.shanten == 0 and option.ukeire > 0:
-                worth = look.ready_worth(view, evaluate.without(vector, option.tile), unseen)
-                ready = max(ready, evaluate.win_chance(0, option.ukeire, live) * worth / option.ukeire)
-        best_tile, best = None, ready * self.rules.trade
-        for option in options:
-            if option.shanten == 1 and option.ukeire > 0:
-                total, mass = look.near(view, evaluate.without(vector, option.tile), unseen)
-                if mass > 0.0:
-                    expected = evaluate.win_chance(1, option.ukeire, live) * total / mass
-                    if expected > best:
-                        best_tile, best = option.tile, expected
         return best_tile
 
     def _loser_loss(self, view: SeatView, vector: list[int]) -> Callable[[Tile], float]:

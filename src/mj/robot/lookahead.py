@@ -39,7 +39,7 @@ class Lookahead:
     def __init__(self) -> None:
         self._hand = -1
         self._scores: dict[tuple[int, int, tuple[int, ...], int], float] = {}
-        self._ready: dict[tuple[int, int, tuple[int, ...]], tuple[float, float]] = {}
+        self._waits: dict[tuple[int, int, tuple[int, ...]], list[int]] = {}
 
     def worth(self, view: SeatView, vector: list[int], unseen: Sequence[int], shanten: int) -> float:
         """The worth of the hand ``vector`` (concealed counts after a discard) ``shanten`` steps from ready (0 or 1)."""
@@ -47,20 +47,23 @@ class Lookahead:
 
     def ready_worth(self, view: SeatView, vector: list[int], unseen: Sequence[int]) -> float:
         """Of a ready hand (``vector``: concealed counts after the discard): over its waits, copies times score."""
-        return self._ready_of(view, vector, unseen)[0]
+        self._renew(view)
+        key = (len(view.melds), len(view.specials), tuple(vector))
+        waits = self._waits.get(key)
+        if waits is None:
+            waits = self._waits[key] = hand.wait_indices(vector, view.declared_sets, view.seven_pairs)
+        total = 0.0
+        for k in waits:
+            copies = unseen[k]  # counted afresh: the unseen copies change as the hand goes on
+            if copies > 0:
+                total += copies * self._score(view, vector, k, key)
+        return total
 
     def near_worth(self, view: SeatView, vector: list[int], unseen: Sequence[int]) -> float:
         """Of a hand one step from ready: unseen copies of each draw making it ready times the best ready worth."""
-        return self.near(view, vector, unseen)[0]
-
-    def near(self, view: SeatView, vector: list[int], unseen: Sequence[int]) -> tuple[float, float]:
-        """:meth:`near_worth`, and the same sum with each ready hand's waits in place of its worth.
-
-        Their ratio is the mean score of the hand's wins, should it get ready the best way.
-        """
         sets = view.declared_sets
         seven = view.seven_pairs
-        total = mass = 0.0
+        total = 0.0
         work = list(vector)
         for d in range(NUM_KINDS):
             copies = unseen[d]
@@ -68,41 +71,21 @@ class Lookahead:
                 continue
             work[d] += 1
             after = hand.shanten_after_discards(work, sets, seven)
-            best = waits = 0.0
+            best = 0.0
             for e in range(NUM_KINDS):
                 if work[e] and after[e] <= 0 and e != d:
                     work[e] -= 1
-                    worth, count = self._ready_of(view, work, unseen)
+                    best = max(best, self.ready_worth(view, work, unseen))
                     work[e] += 1
-                    if worth > best:
-                        best, waits = worth, count
             work[d] -= 1
             total += copies * best
-            mass += copies * waits
-        return total, mass
-
-    def _ready_of(self, view: SeatView, vector: list[int], unseen: Sequence[int]) -> tuple[float, float]:
-        """Of a ready hand: the sum over its waits of unseen copies times score, and of unseen copies."""
-        self._renew(view)
-        key = (len(view.melds), len(view.specials), tuple(vector))
-        found = self._ready.get(key)
-        if found is not None:
-            return found
-        total = count = 0.0
-        sets = view.declared_sets
-        for k in hand.wait_indices(vector, sets, view.seven_pairs):
-            copies = unseen[k]
-            if copies > 0:
-                total += copies * self._score(view, vector, k, key)
-                count += copies
-        found = self._ready[key] = (total, count)
-        return found
+        return total
 
     def _renew(self, view: SeatView) -> None:
         if view.hand_no != self._hand:
             self._hand = view.hand_no
             self._scores.clear()
-            self._ready.clear()
+            self._waits.clear()
 
     def _score(self, view: SeatView, vector: list[int], wait: int, key: tuple[int, int, tuple[int, ...]]) -> float:
         """The score of going out on ``wait``, self-drawn or fed, in the hand's best reading."""
