@@ -75,6 +75,7 @@ MODULES: Final = (
     "mj.robot.defence",
     "mj.robot.evaluate",
     "mj.robot.levels",
+    "mj.robot.lookahead",
     "mj.robot.strategy",
     "mj.robot.ims",
     "mj.robot.beijing",
