@@ -75,7 +75,6 @@ MODULES: Final = (
     "mj.robot.defence",
     "mj.robot.evaluate",
     "mj.robot.levels",
-    "mj.robot.lookahead",
     "mj.robot.strategy",
     "mj.robot.ims",
     "mj.robot.beijing",

@@ -39,11 +39,8 @@ deal-in as costing half a typical win. Level 3 also weighs each hand by what it 
 worth, giving up a cheap hand sooner than a dear one or East's; among the discards
 that leave the same shanten it weighs the useful tiles each keeps by the square of
 the :func:`prospect` of the hand it leaves (a flush it leans to, a pair of a doubling
-honour), and among those leaving the hand ready or one step from it by the score the
-rules give the hands their draws would complete (:mod:`mj.robot.lookahead`), which
-also stands for a ready hand's worth when it weighs safety; it counts a hand short of
-ready as less likely to win the likelier an opponent is ready (:attr:`Defence.hurry`);
-and when it weighs safety it also weighs
+honour); it counts a hand short of ready as less likely to win the likelier an
+opponent is ready (:attr:`Defence.hurry`); and when it weighs safety it also weighs
 what each discard takes from the score its hand would show as a loser
 (:func:`loser_value`: losers settle their scores among themselves), so it folds
 without breaking a scoring pung while a safe enough tile is left. How each of these
@@ -70,7 +67,6 @@ from mj.melds import MeldKind
 from mj.protocol import pmsg as P
 from mj.protocol.fields import ChowPosition
 from mj.robot import declare, defence, evaluate
-from mj.robot.lookahead import Lookahead
 from mj.robot.personality import Combination, Personality, Switcher
 from mj.robot.strategy import Claim, ClaimKind, Declaration, KongKind, KongMove, Strategy
 from mj.rules.classical import danger
@@ -363,13 +359,6 @@ class Defence:
     #: Weigh the score a hand would show as a loser (:func:`loser_value`), lost by breaking a
     #: scoring set, by this much against a typical win's stake (0: not weighed).
     loser: float = 0.0
-    #: Among discards leaving the same shanten, rank those leaving the hand ready (1) or
-    #: also one step from ready (2) by the rules' score of the hands their draws complete
-    #: (:mod:`mj.robot.lookahead`) instead of by the :func:`prospect` (0: never).
-    lookahead: int = 0
-    #: With ``lookahead``, weigh a ready hand by the mean score of its waits rather than
-    #: by :func:`hand_value` when weighing its safety.
-    ready_stake: bool = False
 
 
 class LevelTwo(LevelOne):
@@ -419,7 +408,6 @@ class LevelTwo(LevelOne):
     ) -> None:
         super().__init__(personality, seed, slip)
         self.rules = rules or Defence()
-        self._lookahead = Lookahead()
 
     def claim(self, view: SeatView, tile: Tile, serial: int) -> Claim | None:
         claim = super().claim(view, tile, serial)
@@ -470,7 +458,6 @@ class LevelTwo(LevelOne):
         though both the order of discards and the folding decision ask for it.
         """
         power = self.rules.prospect
-        depth = self.rules.lookahead
         shape = _exposed_suits(view)
         known: dict[Tile, float] = {}
 
@@ -479,11 +466,8 @@ class LevelTwo(LevelOne):
             if found is None:
                 found = 0.0
                 if option.ukeire > 0:
-                    rest = evaluate.without(vector, option.tile)
-                    if option.shanten < depth:
-                        found = self._lookahead.worth(view, rest, unseen, option.shanten)
-                    else:
-                        found = option.ukeire * math.pow(prospect(view, rest, unseen, shape), power)
+                    value = prospect(view, evaluate.without(vector, option.tile), unseen, shape)
+                    found = option.ukeire * math.pow(value, power)
                 known[option.tile] = found
             return found
 
@@ -501,10 +485,7 @@ class LevelTwo(LevelOne):
             key=self._weighed_key(view, vector, unseen, weight),
         )
         push = every[0]
-        stake = self._stake(view, vector)
-        if rules.ready_stake and weight is not None and push.shanten == 0 < rules.lookahead and push.ukeire > 0:
-            stake = self._ready_stake(view, weight(push) / push.ukeire)
-        base = evaluate.win_chance(push.shanten, push.ukeire, view.live_tiles) * stake
+        base = evaluate.win_chance(push.shanten, push.ukeire, view.live_tiles) * self._stake(view, vector)
         if rules.hurry > 0.0:
             base *= danger.calm(rules.hurry * push.shanten)
         top = weight(push) if weight is not None else 0.0
@@ -546,11 +527,6 @@ class LevelTwo(LevelOne):
             return found
 
         return loss
-
-    def _ready_stake(self, view: SeatView, mean: float) -> float:
-        """The stake of a ready hand whose wins score ``mean`` on average (:mod:`mj.robot.lookahead`)."""
-        stake = mean / TYPICAL_VALUE
-        return stake * self.rules.east_stake if view.my_seat == 0 else stake
 
     def _stake(self, view: SeatView, vector: list[int]) -> float:
         """What winning this hand is worth against a typical win (1 when stakes are not weighed)."""
@@ -673,15 +649,7 @@ LEVEL_TWO_SLIP: Final = 0.5
 #: The defence of levels 2 and 3 (how each value was chosen: docs/robot-tuning.md).
 LEVEL_TWO: Final = Defence(cost=0.5)
 LEVEL_THREE: Final = Defence(
-    cost=0.5,
-    valued=True,
-    east_stake=1.5,
-    prospect=2.0,
-    hurry=0.5,
-    loser=1.0,
-    major_pungs=True,
-    lookahead=2,
-    ready_stake=True,
+    cost=0.5, valued=True, east_stake=1.5, prospect=2.0, hurry=0.5, loser=1.0, major_pungs=True
 )
 
 
