@@ -321,9 +321,9 @@ class _Run:
             matched[index] = view.concealed.copy()
 
     def check_wild_sets(self, indicator: Tile) -> None:
-        """No set holds the wild tile (the rules never let one be made)."""
+        """No set holds the wild tile (the rules never let one be made); ``indicator`` is the hand's."""
         self.wild_checked = indicator
-        wild = self.rules.wild_of(indicator)
+        wild = self.wild()
         if wild is None:
             return
         for index, seat in enumerate(self.game.seats):
