@@ -7,7 +7,10 @@ the deal-in chance :mod:`mj.robot.defence` gave it, and per opponent its readine
 tile's wait chance against it and what it showed (sets by kind and suit, discards, discards
 since its last claim); then, from the hand's result in our view, whether that discard dealt
 in and to whom. ``docs/robot-tuning.md`` says how the defence's factors were fitted on such
-records. Example::
+records. The hook replaces a method of the robot's level classes, which a compiled class
+ignores: run it where ``mj.robot.levels`` is pure Python (a tree set up by ``make venv``
+alone, without ``make compiled``); it refuses a compiled one rather than record nothing.
+Example::
 
     .venv/bin/python scripts/deal_in_records.py --records d.jsonl --seeds 2801-2900 --level 3 --jobs 2
 """
@@ -23,6 +26,7 @@ from typing import Any
 
 import tournament
 
+from mj.compiled import compiled
 from mj.hand.counting import HONOURS_START
 from mj.melds import MeldKind
 from mj.robot import defence, evaluate, levels
@@ -111,6 +115,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0], add_help=False)
     parser.add_argument("--records", type=Path, required=True, help="JSON lines file to write")
     ours, rest = parser.parse_known_args(argv)
+    if levels.__name__ in compiled():
+        print(
+            f"deal_in_records: {levels.__name__} is compiled, so its discards cannot be hooked; "
+            "run this in a tree without the built extensions (make venv, not make compiled)",
+            file=sys.stderr,
+        )
+        return 2
     choose = levels.LevelTwo._choose
 
     def recording(self: levels.LevelTwo, view: SeatView, vector: list[int], unseen: list[int]) -> Tile:

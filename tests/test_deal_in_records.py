@@ -61,3 +61,12 @@ def test_only_the_last_discard_of_a_hand_we_fed_is_labelled_a_deal_in(records: M
     assert {r["seed"] for r in labelled} == {7}
     opponents = labelled[0]["opponents"]
     assert [o["pid"] for o in opponents] == [2, 3, 4] and opponents[0]["discards"] == 1
+
+
+def test_a_compiled_robot_is_refused_with_one_line_rather_than_recorded_as_nothing(
+    records: ModuleType, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(records, "compiled", lambda: ["mj.robot.levels"])
+    assert records.main(["--records", str(tmp_path / "d.jsonl"), "--seeds", "1-1"]) == 2
+    assert "mj.robot.levels is compiled" in capsys.readouterr().err
+    assert not (tmp_path / "d.jsonl").exists()
