@@ -472,28 +472,3 @@ def test_with_major_pungs_a_pung_of_terminals_that_keeps_the_hand_ready_is_claim
         view.apply(C.PlayerDiscards(view.seats[2], parse("9B"), 5, False))
         claims.append(LevelTwo(rules=rules).claim(view, parse("9B"), 5))
     assert claims == [None, Claim(ClaimKind.PUNG)]
-
-
-#: Two from ready against player 2's three pungs: the fresh white dragon keeps the shape, 7C
-#: (player 2's own discard) is safe.
-SLOW = "8D 3D 4D 4C 7C 6D 3B 3C 3C 9C WD 2B 5D 9B"
-READY = "1B 2B 3B 7B 8B 4C 5C 6C 7D 8D 9D 1C 1C 4D"
-
-
-def test_with_far_a_hand_far_from_ready_fears_dealing_in_more_and_a_ready_hand_no_more() -> None:
-    plain, far = LevelTwo(rules=LEVEL_THREE), LevelTwo(rules=replace(LEVEL_THREE, far=1.0))
-    assert risk(threatened(SLOW, live=70), "7C") < 0.01 < risk(threatened(SLOW, live=70), "WD")
-    assert plain.discard(threatened(SLOW, live=70)) == (parse("WD"), False)
-    assert far.discard(threatened(SLOW, live=70)) == (parse("7C"), False)
-    very_far = LevelTwo(rules=replace(LEVEL_THREE, far=3.0))
-    for live in (70, 45, 20):
-        assert very_far.discard(threatened(READY, live=live)) == plain.discard(threatened(READY, live=live))
-
-
-def test_with_late_the_deal_in_cost_grows_as_the_wall_runs_out() -> None:
-    plain, late = LevelTwo(rules=LEVEL_THREE), LevelTwo(rules=replace(LEVEL_THREE, late=1.0))
-    # Early in the wall an opponent ready now will likely win anyway: the same push as without.
-    assert late.discard(threatened(SLOW, live=70)) == plain.discard(threatened(SLOW, live=70)) == (parse("WD"), False)
-    # Past the middle a deal-in more often replaces a draw, which costs nothing: it folds.
-    assert plain.discard(threatened(SLOW, live=45)) == (parse("WD"), False)
-    assert late.discard(threatened(SLOW, live=45)) == (parse("7C"), False)

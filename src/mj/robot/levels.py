@@ -359,13 +359,6 @@ class Defence:
     #: Weigh the score a hand would show as a loser (:func:`loser_value`), lost by breaking a
     #: scoring set, by this much against a typical win's stake (0: not weighed).
     loser: float = 0.0
-    #: The deal-in cost grows by this share per step the hand's best shape is from ready
-    #: (0: one cost for every hand): a hand far from ready gives up little by folding.
-    far: float = 0.0
-    #: The deal-in cost grows by this share as the live wall runs out (times the share of it
-    #: drawn): late in a hand an opponent's wait would more often end in a draw, which costs
-    #: nobody anything, so dealing in costs more than early, when that opponent wins anyway.
-    late: float = 0.0
 
 
 class LevelTwo(LevelOne):
@@ -496,8 +489,6 @@ class LevelTwo(LevelOne):
         if rules.hurry > 0.0:
             base *= danger.calm(rules.hurry * push.shanten)
         top = weight(push) if weight is not None else 0.0
-        cost = rules.cost * (1.0 + rules.far * push.shanten)
-        cost *= 1.0 + rules.late * max(0.0, 1.0 - view.live_tiles / evaluate.FULL_WALL)
         loss = self._loser_loss(view, vector) if rules.loser > 0.0 else None
         best_tile, best_worth = push.tile, -math.inf
         for option in every:
@@ -510,7 +501,7 @@ class LevelTwo(LevelOne):
             else:
                 chance = base * option.ukeire / max(1, push.ukeire)
             risk = danger.of(option.tile)
-            worth = (1.0 - risk) * chance - risk * cost
+            worth = (1.0 - risk) * chance - risk * rules.cost
             if loss is not None:
                 worth -= loss(option.tile)
             if worth > best_worth + 1e-9:
