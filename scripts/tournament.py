@@ -21,6 +21,10 @@ their differences, which cancels the luck of the deals both met. Example::
     .venv/bin/python scripts/tournament.py --seeds 1-40 --level 2 --jobs 2
     .venv/bin/python scripts/tournament.py --seeds 1-100 --json results.json
     .venv/bin/python scripts/tournament.py --seeds 1-100 --level 2 --against results.json
+    .venv/bin/python scripts/tournament.py --seeds 1-100 --set cost=1,hurry=0 --against results.json
+
+``--set`` plays a variant of the level: fields of its :class:`~mj.robot.levels.Defence`
+replaced (levels 2 and 3), so that a change of tuning is measured before it is written.
 
 Every process started here is ended by PID; nothing is left running.
 """
@@ -29,6 +33,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import json
 import math
 import os
@@ -43,7 +48,7 @@ from typing import Any
 from mj import original
 from mj.arena.stats import Estimate, PlayerGame, Totals, mean_ci
 from mj.robot.games import GameReport, play_game
-from mj.robot.levels import DEFAULT_LEVEL
+from mj.robot.levels import DEFAULT_LEVEL, Defence, defence_of
 from mj.seeds import parse_seeds
 
 ROTATIONS = 4
@@ -152,6 +157,7 @@ async def run_tournament(seeds: Sequence[int], args: argparse.Namespace) -> list
                     subprocess_robot=args.subprocess,
                     server=args.server_program,
                     seat=seat,
+                    rules=args.rules,
                 )
         done += 1
         if not args.quiet:
@@ -168,6 +174,33 @@ async def run_tournament(seeds: Sequence[int], args: argparse.Namespace) -> list
     return list(await asyncio.gather(*(one(seed, seat) for seed in seeds for seat in args.seats)))
 
 
+def variant(level: int, changes: str) -> Defence:
+    """The Defence of ``level`` with the fields of ``changes`` (``"cost=1,major_pungs=0"``) replaced.
+
+    Each value is read as its field's type (a flag as 0, 1, true or false); an unknown
+    field or a value that does not read is a ValueError naming it.
+    """
+    own = defence_of(level)
+    kinds = {field.name: type(getattr(own, field.name)) for field in dataclasses.fields(own)}
+    replaced: dict[str, object] = {}
+    for part in filter(None, (p.strip() for p in changes.split(","))):
+        name, sep, text = part.partition("=")
+        name = name.strip()
+        if not sep or name not in kinds:
+            raise ValueError(f"--set {part!r}: not FIELD=VALUE with FIELD one of {', '.join(kinds)}")
+        kind, text = kinds[name], text.strip().lower()
+        if kind is bool:
+            if text not in ("0", "1", "true", "false"):
+                raise ValueError(f"--set {name}={text}: a flag is 0, 1, true or false")
+            replaced[name] = text in ("1", "true")
+            continue
+        try:
+            replaced[name] = kind(text)
+        except ValueError:
+            raise ValueError(f"--set {name}={text}: not a {kind.__name__}") from None
+    return dataclasses.replace(own, **replaced)  # type: ignore[arg-type]
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("--seeds", default="1-40", help="e.g. 1-100,120 (default %(default)s)")
@@ -182,13 +215,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--server-program", default=original.SERVER, help="the server to play on (default %(default)s)")
     parser.add_argument("--json", metavar="FILE", help="also write the results as JSON ('-' for stdout only)")
     parser.add_argument("--against", type=Path, help="a JSON of an earlier run to compare with, seed by seed")
+    parser.add_argument(
+        "--set", metavar="FIELD=VALUE,...", help="play a variant: fields of the level's Defence replaced (levels 2, 3)"
+    )
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress line per game")
     args = parser.parse_args(argv)
     try:
         seeds = parse_seeds(args.seeds)
         args.seats = sorted({int(s) for s in args.seats.split(",") if s.strip()})
+        args.rules = variant(args.level, args.set) if args.set else None
     except ValueError as exc:
         parser.error(str(exc))
+    if args.rules is not None and args.subprocess:
+        parser.error("--set plays our robot in-process: not with --subprocess")
     if not args.seats or not set(args.seats) <= set(range(ROTATIONS)) or args.jobs < 1:
         parser.error("--seats takes places 0..3 and --jobs at least 1")
     if os.sep in args.server_program:
@@ -204,7 +243,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     started = time.monotonic()
     reports = asyncio.run(run_tournament(seeds, args))
     result = analyse(reports)
-    result["command"] = {"seeds": args.seeds, "seats": args.seats, "level": args.level, "options": str(args.options)}
+    result["command"] = {
+        "seeds": args.seeds,
+        "seats": args.seats,
+        "level": args.level,
+        "options": str(args.options),
+        "set": args.set,
+    }
     result["seconds"] = time.monotonic() - started
     if args.json == "-":
         print(json.dumps(result, indent=2))

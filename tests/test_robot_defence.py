@@ -472,3 +472,13 @@ def test_with_major_pungs_a_pung_of_terminals_that_keeps_the_hand_ready_is_claim
         view.apply(C.PlayerDiscards(view.seats[2], parse("9B"), 5, False))
         claims.append(LevelTwo(rules=rules).claim(view, parse("9B"), 5))
     assert claims == [None, Claim(ClaimKind.PUNG)]
+
+
+def test_a_level_plays_the_rules_it_is_given_and_level_1_has_none() -> None:
+    folding = replace(LEVEL_THREE, cost=9.0)
+    assert make_strategy(3, rules=folding).rules == folding
+    assert make_strategy(3).rules == LEVEL_THREE
+    with pytest.raises(ValueError, match="level 1 does not defend"):
+        make_strategy(1, rules=folding)
+    with pytest.raises(ValueError, match="unknown robot level"):
+        make_strategy(4, rules=folding)

@@ -1,13 +1,18 @@
-"""scripts/tournament.py: the duplicate comparison of two runs on the same seeds (no games played here)."""
+"""scripts/tournament.py: the paired comparison of two runs on the same seeds, and variants (``--set``)."""
 
 from __future__ import annotations
 
 import importlib.util
+import json
 import sys
+from dataclasses import replace
 from pathlib import Path
 from types import ModuleType
 
 import pytest
+
+from conftest import require_original
+from mj.robot.levels import LEVEL_THREE, LEVEL_TWO
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -33,3 +38,54 @@ def test_the_paired_comparison_differences_each_seed_both_runs_played(tournament
 
 def test_a_run_without_per_seed_figures_shares_no_seed(tournament: ModuleType) -> None:
     assert tournament.paired({"score_diff_by_seed": {"1": 1.0}}, {"duplicate": {}}).n == 0
+
+
+def test_set_replaces_fields_of_the_level_s_defence_read_as_their_types(tournament: ModuleType) -> None:
+    rules = tournament.variant(3, "cost=1, major_pungs=0,hurry=0.25")
+    assert rules == replace(LEVEL_THREE, cost=1.0, major_pungs=False, hurry=0.25)
+    assert tournament.variant(2, "valued=true") == replace(LEVEL_TWO, valued=True)
+
+
+@pytest.mark.parametrize(
+    ("level", "changes", "message"),
+    [
+        (3, "nerve=2", "not FIELD=VALUE with FIELD one of cost, quiet"),
+        (3, "cost", "not FIELD=VALUE"),
+        (3, "cost=high", "cost=high: not a float"),
+        (3, "valued=maybe", "a flag is 0, 1, true or false"),
+        (1, "cost=1", "level 1 does not defend"),
+        (4, "cost=1", "unknown robot level 4"),
+    ],
+)
+def test_a_bad_set_says_what_is_wrong(tournament: ModuleType, level: int, changes: str, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        tournament.variant(level, changes)
+
+
+def test_a_bad_set_stops_the_command_before_any_game(
+    tournament: ModuleType, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as stop:
+        tournament.main(["--seeds", "1", "--set", "nerve=2"])
+    assert stop.value.code == 2
+    assert "--set 'nerve=2'" in capsys.readouterr().err
+
+
+def test_set_is_played_in_process_only(tournament: ModuleType, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        tournament.main(["--seeds", "1", "--set", "cost=1", "--subprocess"])
+    assert "not with --subprocess" in capsys.readouterr().err
+
+
+def test_the_variant_is_what_plays(tournament: ModuleType, tmp_path: Path) -> None:
+    # The same game (seed, seat) played by level 3 and by a level 3 that folds at any risk:
+    # the variant's moves, and so the game, differ; the JSON says what was set.
+    require_original()
+    runs = {}
+    for name, extra in (("default", []), ("folding", ["--set", "cost=1000,quiet=0"])):
+        out = tmp_path / f"{name}.json"
+        assert tournament.main(["--seeds", "3", "--seats", "0", "--jobs", "1", "-q", "--json", str(out), *extra]) == 0
+        runs[name] = json.loads(out.read_text(encoding="utf-8"))
+    assert runs["folding"]["command"]["set"] == "cost=1000,quiet=0"
+    assert runs["default"]["command"]["set"] is None
+    assert runs["folding"]["ours"] != runs["default"]["ours"]

@@ -31,6 +31,7 @@ from mj.protocol import cmsg as C
 from mj.protocol import pmsg as P
 from mj.robot.agent import Robot
 from mj.robot.client import Client, ClientConfig
+from mj.robot.levels import Defence
 from mj.robot.systems import make_strategy
 from mj.seatview import SeatView
 
@@ -146,12 +147,16 @@ async def play_game(
     server: str = original.SERVER,
     player: str = original.PLAYER,
     seat: int = 0,
+    rules: Defence | None = None,
 ) -> GameReport:
     """One game in ``workdir`` (socket, log and outputs go there); never raises for game failures.
 
     Our robot joins ``seat``-th (0 = first, the first hand's East), after that many
-    original robots, so its player id is ``seat + 1``.
+    original robots, so its player id is ``seat + 1``. ``rules`` replaces its level's
+    :class:`~mj.robot.levels.Defence` (in-process only: the program has no such option).
     """
+    if rules is not None and subprocess_robot:
+        raise ValueError("a level's rules are replaced only in-process, not in the mj-player program")
     start = time.monotonic()
     deadline = start + timeout
     sock = workdir / "sock"
@@ -185,7 +190,7 @@ async def play_game(
 
         for joining in range(1, 5):
             if joining == our_id:
-                robot = await _start_ours(sock, workdir, level, seed, subprocess_robot, procs, tasks)
+                robot = await _start_ours(sock, workdir, level, seed, subprocess_robot, procs, tasks, rules)
             else:
                 with open(workdir / f"robot{joining}.err", "wb") as err:
                     procs.append(
@@ -246,6 +251,7 @@ async def _start_ours(
     subprocess_robot: bool,
     procs: list[asyncio.subprocess.Process],
     tasks: list[asyncio.Task[int]],
+    rules: Defence | None = None,
 ) -> Robot | None:
     """Start our robot (as a program, appended to ``procs``, or in-process, appended to ``tasks``)."""
     if subprocess_robot:
@@ -265,7 +271,7 @@ async def _start_ours(
     def log(text: str) -> None:
         print(text, file=errors, flush=True)
 
-    robot = Robot(make_strategy(level, seed=seed), log=log)
+    robot = Robot(make_strategy(level, seed=seed, rules=rules), log=log)
     client = Client(ClientConfig(str(sock), 0, "Ours"), robot, log)
     task = asyncio.create_task(client.run())
     task.add_done_callback(lambda _task: errors.close())

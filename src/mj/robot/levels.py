@@ -653,16 +653,32 @@ LEVEL_THREE: Final = Defence(
 )
 
 
-def make_strategy(level: int, personality: Personality | None = None, seed: int = 0) -> Strategy:
+def make_strategy(
+    level: int, personality: Personality | None = None, seed: int = 0, rules: Defence | None = None
+) -> Strategy:
     """The strategy of ``level``: 1 plays for speed by shanten alone, 2 counts useful tiles in half its hands
-    and defends, 3 always counts them and also weighs what its hand is worth."""
+    and defends, 3 always counts them and also weighs what its hand is worth.
+
+    ``rules`` replaces the level's :class:`Defence` (levels 2 and 3): how a variant is
+    played against the level as it is (``scripts/tournament.py --set``).
+    """
+    if level == 1:
+        if rules is not None:
+            defence_of(level)  # says why not
+        return LevelOne(personality, seed, slip=1.0)
+    own = defence_of(level)
+    if level == 2:
+        return LevelTwo(personality, seed, rules or own, slip=LEVEL_TWO_SLIP)
+    return LevelTwo(personality, seed, rules or own)
+
+
+def defence_of(level: int) -> Defence:
+    """The :class:`Defence` ``level`` plays with; level 1 (no defence) and unknown levels are a ValueError."""
     if level not in LEVELS:
         raise ValueError(f"unknown robot level {level} (choose from {', '.join(map(str, LEVELS))})")
     if level == 1:
-        return LevelOne(personality, seed, slip=1.0)
-    if level == 2:
-        return LevelTwo(personality, seed, LEVEL_TWO, slip=LEVEL_TWO_SLIP)
-    return LevelTwo(personality, seed, LEVEL_THREE)
+        raise ValueError("level 1 does not defend: it has no rules to set")
+    return LEVEL_TWO if level == 2 else LEVEL_THREE
 
 
 def _offers(legal: list[P.PMsg], kind: type[P.PMsg]) -> bool:

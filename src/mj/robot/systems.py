@@ -37,11 +37,18 @@ class ByRules:
     before the systems had strategies of their own: what the arena measures them against).
     """
 
-    def __init__(self, level: int, personality: Personality | None = None, seed: int = 0, generic: bool = False):
+    def __init__(
+        self,
+        level: int,
+        personality: Personality | None = None,
+        seed: int = 0,
+        generic: bool = False,
+        rules: levels.Defence | None = None,
+    ):
         self.level = level
         self.personality = personality
         self.seed = seed
-        self.generic = levels.make_strategy(level, personality, seed)
+        self.generic = levels.make_strategy(level, personality, seed, rules)
         self._only_generic = generic
         self._made: dict[str, Strategy] = {}
         self._name = ""
@@ -88,6 +95,15 @@ class ByRules:
         return self._for(view).losing_plan(view)
 
 
-def make_strategy(level: int, personality: Personality | None = None, seed: int = 0, generic: bool = False) -> Strategy:
-    """The robot of ``level`` for any rule system (:class:`ByRules`); unknown levels are a ValueError."""
-    return ByRules(level, personality, seed, generic)
+def make_strategy(
+    level: int,
+    personality: Personality | None = None,
+    seed: int = 0,
+    generic: bool = False,
+    rules: levels.Defence | None = None,
+) -> Strategy:
+    """The robot of ``level`` for any rule system (:class:`ByRules`); unknown levels are a ValueError.
+
+    ``rules`` replaces the generic level's :class:`~mj.robot.levels.Defence` (classical play).
+    """
+    return ByRules(level, personality, seed, generic, rules)
