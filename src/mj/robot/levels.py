@@ -662,14 +662,10 @@ def make_strategy(
     ``rules`` replaces the level's :class:`Defence` (levels 2 and 3): how a variant is
     played against the level as it is (``scripts/tournament.py --set``).
     """
-    if level == 1:
-        if rules is not None:
-            defence_of(level)  # says why not
+    if level == 1 and rules is None:
         return LevelOne(personality, seed, slip=1.0)
-    own = defence_of(level)
-    if level == 2:
-        return LevelTwo(personality, seed, rules or own, slip=LEVEL_TWO_SLIP)
-    return LevelTwo(personality, seed, rules or own)
+    own = defence_of(level)  # refuses unknown levels, and rules for level 1, which does not defend
+    return LevelTwo(personality, seed, rules or own, slip=LEVEL_TWO_SLIP if level == 2 else 0.0)
 
 
 def defence_of(level: int) -> Defence:
