@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import dataclasses
 import json
 import math
 import os
@@ -48,7 +47,7 @@ from typing import Any
 from mj import original
 from mj.arena.stats import Estimate, PlayerGame, Totals, mean_ci
 from mj.robot.games import GameReport, play_game
-from mj.robot.levels import DEFAULT_LEVEL, Defence, defence_of
+from mj.robot.levels import DEFAULT_LEVEL, Defence, defence_with
 from mj.seeds import parse_seeds
 
 ROTATIONS = 4
@@ -177,28 +176,22 @@ async def run_tournament(seeds: Sequence[int], args: argparse.Namespace) -> list
 def variant(level: int, changes: str) -> Defence:
     """The Defence of ``level`` with the fields of ``changes`` (``"cost=1,major_pungs=0"``) replaced.
 
-    Each value is read as its field's type (a flag as 0, 1, true or false); an unknown
-    field or a value that does not read is a ValueError naming it.
+    The words are read by :func:`mj.robot.levels.defence_with` (as ``mj arena`` reads its
+    players' fields); what is wrong is a ValueError naming ``--set``.
     """
-    own = defence_of(level)
-    kinds = {field.name: type(getattr(own, field.name)) for field in dataclasses.fields(own)}
-    replaced: dict[str, object] = {}
-    for part in filter(None, (p.strip() for p in changes.split(","))):
-        name, sep, text = part.partition("=")
-        name = name.strip()
-        if not sep or name not in kinds:
-            raise ValueError(f"--set {part!r}: not FIELD=VALUE with FIELD one of {', '.join(kinds)}")
-        kind, text = kinds[name], text.strip().lower()
-        if kind is bool:
-            if text not in ("0", "1", "true", "false"):
-                raise ValueError(f"--set {name}={text}: a flag is 0, 1, true or false")
-            replaced[name] = text in ("1", "true")
-            continue
-        try:
-            replaced[name] = kind(text)
-        except ValueError:
-            raise ValueError(f"--set {name}={text}: not a {kind.__name__}") from None
-    return dataclasses.replace(own, **replaced)  # type: ignore[arg-type]
+    given: dict[str, str] = {}
+    try:
+        for part in filter(None, (p.strip() for p in changes.split(","))):
+            name, sep, text = part.partition("=")
+            name = name.strip()
+            if not sep:
+                raise ValueError(f"{part!r} is not FIELD=VALUE")
+            if name in given:
+                raise ValueError(f"{name} given twice")
+            given[name] = text
+        return defence_with(level, given)
+    except ValueError as exc:
+        raise ValueError(f"--set {changes!r}: {exc}") from None
 
 
 def main(argv: Sequence[str] | None = None) -> int:

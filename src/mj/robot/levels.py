@@ -55,9 +55,10 @@ the same moves.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Final
 
@@ -675,6 +676,42 @@ def defence_of(level: int) -> Defence:
     if level == 1:
         raise ValueError("level 1 does not defend: it has no rules to set")
     return LEVEL_TWO if level == 2 else LEVEL_THREE
+
+
+#: The fields of :class:`Defence`, the names a variant of a level sets (:func:`defence_with`).
+DEFENCE_FIELDS: Final = tuple(field.name for field in dataclasses.fields(Defence))
+#: How a flag of :class:`Defence` is written, and what each spelling means.
+FLAGS: Final = {"0": False, "1": True, "false": False, "true": True}
+
+
+def defence_with(level: int, changes: Mapping[str, str]) -> Defence:
+    """The :class:`Defence` of ``level`` with the fields named in ``changes`` read from their text.
+
+    How a variant of a level is played against the level as it is (``scripts/tournament.py
+    --set``, ``mj arena`` players), read in one place so both accept the same words: a
+    field's value reads as the type of the level's own (a flag as 0, 1, true or false;
+    numbers finite). Anything else is a ValueError of one line naming it, as for an
+    unknown level or level 1, which does not defend.
+    """
+    own = defence_of(level)
+    replaced: dict[str, float | bool] = {}
+    for name, text in changes.items():
+        if name not in DEFENCE_FIELDS:
+            raise ValueError(f"unknown Defence field {name!r} (fields: {', '.join(DEFENCE_FIELDS)})")
+        word = text.strip().lower()
+        if isinstance(getattr(own, name), bool):
+            if word not in FLAGS:
+                raise ValueError(f"{name}: {text!r} is not 0, 1, true or false")
+            replaced[name] = FLAGS[word]
+            continue
+        try:
+            value = float(word)
+        except ValueError:
+            value = math.nan
+        if not math.isfinite(value):
+            raise ValueError(f"{name}: {text!r} is not a finite number")
+        replaced[name] = value
+    return dataclasses.replace(own, **replaced)  # type: ignore[arg-type]
 
 
 def _offers(legal: list[P.PMsg], kind: type[P.PMsg]) -> bool:
