@@ -5,8 +5,13 @@ A specification is ``KEY=VALUE`` pairs separated by commas, e.g.
 ``mj-player --level``), the strategy options of ``mj-player`` (``chowness``,
 ``hiddenness``, ``majorness``, ``suitness``, ``hysteresis``, with the same ranges),
 ``generic`` (``generic=1``: the generic levels even where the rule system has a
-strategy of its own, :mod:`mj.robot.systems`, to measure what that strategy adds)
-and ``name`` (the player's label in reports). A word without ``=`` continues the
+strategy of its own, :mod:`mj.robot.systems`, to measure what that strategy adds),
+``name`` (the player's label in reports), and the fields of the level's
+:class:`~mj.robot.levels.Defence` (``level=3,cost=1,hurry=0``: a variant of levels 2
+and 3, read as ``scripts/tournament.py --set`` reads them). A variant plays only where
+the generic levels play: under a rule system with a strategy of its own (``ims``,
+``beijing``) that strategy does not use the Defence, so there a variant is refused
+(:func:`check_rules`) unless it is ``generic=1``. A word without ``=`` continues the
 list of the option before it, so the lists ``mj-player`` takes are written as it
 takes them: ``chowness=0,-0.9,0.5,level=2``. ``default`` (or an empty word) is the
 default robot. Anything else is an error that names the player's word and what
@@ -14,7 +19,7 @@ is wrong with it, found before any game starts.
 
 The checks are ``mj-player``'s own (:func:`~mj.robot.personality.parse_personality`
 and :func:`~mj.robot.levels.make_strategy`), so the arena accepts exactly what the
-robot program accepts.
+robot program accepts; the Defence fields are read by :func:`~mj.robot.levels.defence_with`.
 """
 
 from __future__ import annotations
@@ -22,14 +27,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 from typing import Final
 
-from mj.robot.levels import DEFAULT_LEVEL
+from mj.robot.levels import DEFAULT_LEVEL, DEFENCE_FIELDS, Defence, defence_of, defence_with
 from mj.robot.personality import Personality, PersonalityError, parse_personality
 from mj.robot.strategy import Strategy
-from mj.robot.systems import make_strategy
+from mj.robot.systems import make_strategy, plays_own_strategy
 
 #: The strategy options whose value is a list, as ``mj-player`` takes them.
 LIST_KEYS: Final = ("chowness", "hiddenness", "majorness", "suitness")
-KEYS: Final = ("level", *LIST_KEYS, "hysteresis", "generic", "name")
+KEYS: Final = ("level", *LIST_KEYS, "hysteresis", "generic", "name", *DEFENCE_FIELDS)
 DEFAULT_WORD: Final = "default"
 
 
@@ -39,16 +44,32 @@ class SpecError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class PlayerSpec:
-    """One robot: its level, its strategy options and a label; ``str()`` gives its specification back."""
+    """One robot: its level, its strategy options and a label; ``str()`` gives its specification back.
+
+    ``defence`` replaces the level's own :class:`~mj.robot.levels.Defence` (None: the
+    level as it is, also when the fields given equal its own, so that equal robots compare equal).
+    """
 
     level: int = DEFAULT_LEVEL
     personality: Personality = field(default_factory=Personality)
     name: str = ""
     generic: bool = False
+    defence: Defence | None = None
 
     def strategy(self, seed: int) -> Strategy:
         """A fresh strategy of this robot, breaking ties with ``seed``."""
-        return make_strategy(self.level, self.personality, seed, self.generic)
+        return make_strategy(self.level, self.personality, seed, self.generic, self.defence)
+
+    def changed_fields(self) -> dict[str, float | bool]:
+        """The fields of ``defence`` that differ from the level's own, in the Defence's order."""
+        if self.defence is None:
+            return {}
+        own = defence_of(self.level)
+        return {
+            name: getattr(self.defence, name)
+            for name in DEFENCE_FIELDS
+            if getattr(self.defence, name) != getattr(own, name)
+        }
 
     def __str__(self) -> str:
         words = [f"level={self.level}"]
@@ -58,6 +79,8 @@ class PlayerSpec:
             if value != getattr(default, option.name):
                 values = value if isinstance(value, tuple) else (value,)
                 words.append(f"{option.name}={','.join(_number(v) for v in values)}")
+        for name, value in self.changed_fields().items():
+            words.append(f"{name}={int(value) if isinstance(value, bool) else _number(value)}")
         if self.generic:
             words.append("generic=1")
         if self.name:
@@ -95,14 +118,29 @@ def parse_player(text: str) -> PlayerSpec:
     name = given.pop("name", [""])[0]
     level = _level(given.pop("level", [str(DEFAULT_LEVEL)])[0])
     generic = _generic(given.pop("generic", ["0"])[0])
+    changes = {key: given.pop(key)[0] for key in DEFENCE_FIELDS if key in given}
     try:
         personality = parse_personality(**{key: ",".join(values) for key, values in given.items()})
         make_strategy(level, personality)
+        defence = defence_with(level, changes) if changes else None
     except PersonalityError as exc:
         raise SpecError(str(exc).removeprefix("--")) from None
     except ValueError as exc:
         raise SpecError(str(exc)) from None
-    return PlayerSpec(level, personality, name, generic)
+    if defence is not None and defence == defence_of(level):
+        defence = None
+    return PlayerSpec(level, personality, name, generic, defence)
+
+
+def check_rules(spec: PlayerSpec, rules: str) -> None:
+    """Refuse a variant of a level (Defence fields) at tables of ``rules`` that it would not play differently at."""
+    changed = spec.changed_fields()
+    if changed and plays_own_strategy(rules, spec.generic):
+        names = ", ".join(changed)
+        raise SpecError(
+            f"{names}: the {rules} rules' own strategy does not use the Defence"
+            " (generic=1 plays the generic level, which does)"
+        )
 
 
 def _generic(text: str) -> bool:

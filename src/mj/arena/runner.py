@@ -27,7 +27,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
 from mj.arena.game import SEATS, GameRecord, GameSetup, play
-from mj.arena.players import PlayerSpec, SpecError, parse_player
+from mj.arena.players import PlayerSpec, SpecError, check_rules, parse_player
 from mj.arena.stats import Figures, Totals, mean_ci
 from mj.rules import registry
 from mj.rules.options import OptionEntry
@@ -136,7 +136,7 @@ def run(
     in the server's log format; ``rules`` names the rule system (:mod:`mj.rules.registry`).
     Everything is checked before the first game: :class:`SpecError` says what is wrong.
     """
-    specs = _specs(players)
+    specs = _specs(players, rules)
     try:
         registry.get(rules)
     except registry.RulesError as exc:
@@ -169,13 +169,15 @@ def run(
     return ArenaResult(_results(specs, records), records, tuple(options), throughput)
 
 
-def _specs(players: Sequence[PlayerSpec | str]) -> tuple[PlayerSpec, ...]:
+def _specs(players: Sequence[PlayerSpec | str], rules: str) -> tuple[PlayerSpec, ...]:
     if len(players) != SEATS:
         raise SpecError(f"a table takes {SEATS} players, not {len(players)}")
     specs = []
     for number, player in enumerate(players, start=1):
         try:
-            specs.append(player if isinstance(player, PlayerSpec) else parse_player(player))
+            spec = player if isinstance(player, PlayerSpec) else parse_player(player)
+            check_rules(spec, rules)
+            specs.append(spec)
         except SpecError as exc:
             raise SpecError(f"player {number} ({player!r}): {exc}") from None
     return tuple(specs)

@@ -6,6 +6,12 @@ seat view's rule system at each decision and hands it to that system's strategy,
 on first use. A system with a strategy of its own names it in :data:`STRATEGIES` (the
 module and the factory, imported only when a table plays that system); the others,
 classical among them, are played by the generic levels of :mod:`mj.robot.levels`.
+
+A replaced :class:`~mj.robot.levels.Defence` (``rules``: a variant of a level) reaches
+the generic levels only. The IMS strategy weighs deal-ins with costs of its own, in its
+rules' points, and the Beijing one takes three fields of its level's own: at their tables a
+variant would play as the plain level. :func:`plays_own_strategy` says which tables those
+are, and ``mj arena`` refuses a variant there unless it is ``generic``.
 """
 
 from __future__ import annotations
@@ -24,6 +30,11 @@ STRATEGIES: Final = {
     "ims": ("mj.robot.ims", "make_ims_strategy"),
     "beijing": ("mj.robot.beijing", "make_beijing_strategy"),
 }
+
+
+def plays_own_strategy(rules: str, generic: bool = False) -> bool:
+    """Whether a robot plays the table of rule system ``rules`` with that system's own strategy, not a generic level."""
+    return not generic and rules in STRATEGIES
 
 
 class _Factory(Protocol):
@@ -59,7 +70,7 @@ class ByRules:
         if name == self._name:
             return self._current  # every decision but the first of a table
         current = self.generic
-        if not self._only_generic and name in STRATEGIES:
+        if plays_own_strategy(name, self._only_generic):
             current = self._made.get(name) or self._make(name)
         self._name, self._current = name, current
         return current
@@ -104,6 +115,7 @@ def make_strategy(
 ) -> Strategy:
     """The robot of ``level`` for any rule system (:class:`ByRules`); unknown levels are a ValueError.
 
-    ``rules`` replaces the generic level's :class:`~mj.robot.levels.Defence` (classical play).
+    ``rules`` replaces the generic level's :class:`~mj.robot.levels.Defence`: it plays at the
+    tables no strategy of their own plays (:func:`plays_own_strategy`).
     """
     return ByRules(level, personality, seed, generic, rules)
