@@ -427,6 +427,27 @@ def test_level_three_gives_up_a_few_useful_tiles_to_keep_a_hand_that_can_double(
     assert make_strategy(3).discard(view_of(hand)) == (parse("9C"), False)
 
 
+def test_a_ready_hands_waits_count_more_on_the_kinds_the_others_throw() -> None:
+    # Each hand waits on a single tile with three copies unseen.
+    on_middle = tiles_vector("1C 2C 3C 2C 3C 4C 7B 8B 9B 4D 5D 6D 5B")
+    on_terminal = tiles_vector("1C 2C 3C 2C 3C 4C 7B 8B 9B 4D 5D 6D 1D")
+    on_honour = tiles_vector("1C 2C 3C 2C 3C 4C 7B 8B 9B 4D 5D 6D NW")
+    unseen = [3] * tiles.NUM_KINDS
+    assert {evaluate.lured_waits(hand, 0, False, unseen, 0.0) for hand in (on_middle, on_terminal, on_honour)} == {3}
+    lured = [evaluate.lured_waits(hand, 0, False, unseen, 3.0) for hand in (on_middle, on_terminal, on_honour)]
+    assert lured[0] == 3 < lured[1] < lured[2]
+
+
+def test_level_three_waits_on_a_tile_the_others_throw_rather_than_on_one_they_keep() -> None:
+    # Ready either way on a single tile with three copies unseen: the north wind, which
+    # nobody keeps for a set, or the five of bamboo, which fits everybody's chows. Level 1
+    # keeps the five (a middle tile is worth more among equal shapes); level 3 the wind.
+    hand = "1C 2C 3C 2C 3C 4C 7B 8B 9B 4D 5D 6D 5B NW"
+    assert LevelOne().discard(view_of(hand)) == (parse("NW"), False)
+    assert make_strategy(3, rules=replace(LEVEL_THREE, lure=0.0)).discard(view_of(hand)) == (parse("NW"), False)
+    assert make_strategy(3).discard(view_of(hand)) == (parse("5B"), False)
+
+
 def test_a_hands_prospect_counts_the_flush_it_leans_to_and_doubling_pairs() -> None:
     def of(concealed: str) -> float:
         view = view_of(concealed)

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from mj import hand
+from mj.hand.counting import HONOURS_START
 from mj.tiles import KINDS, NUM_KINDS, Tile, kind_index
 
 
@@ -108,3 +109,24 @@ def win_chance(shanten: int, ukeire: int, live_tiles: int) -> float:
     logit = constant + per_ukeire * ukeire / 10 + per_wall * live_tiles / FULL_WALL
     logit += FURTHER * max(0, shanten - 3)
     return 1.0 / (1.0 + math.exp(-logit))
+
+
+#: How much more often, per unseen copy, the original robots throw a kind than a middle tile
+#: late in a hand: by distance from the edge (terminals, 2 and 8, then 3 to 7 alike), and honours.
+#: A ready hand is won on their discards about three times as often as from the wall, so its waits
+#: are worth more on the kinds they throw (measured: ``docs/robot-tuning.md``, the lure).
+THROWN: Final[tuple[float, ...]] = (0.23, 0.12, 0.0, 0.0, 0.0)
+THROWN_HONOUR: Final = 0.29
+
+
+def lured_waits(vector: Sequence[int], sets: int, seven_pairs: bool, unseen: Sequence[int], lure: float) -> float:
+    """The unseen copies of a ready hand's waits, each counted ``1 + lure * share`` by how often its kind is thrown."""
+    total = 0.0
+    for kind in hand.wait_indices(vector, sets, seven_pairs):
+        if kind >= HONOURS_START:
+            share = THROWN_HONOUR
+        else:
+            rank = kind % 9
+            share = THROWN[min(rank, 8 - rank)]
+        total += unseen[kind] * (1.0 + lure * share)
+    return total

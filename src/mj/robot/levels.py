@@ -39,8 +39,10 @@ deal-in as costing half a typical win. Level 3 also weighs each hand by what it 
 worth, giving up a cheap hand sooner than a dear one or East's; among the discards
 that leave the same shanten it weighs the useful tiles each keeps by the square of
 the :func:`prospect` of the hand it leaves (a flush it leans to, a pair of a doubling
-honour); it counts a hand short of ready as less likely to win the likelier an
-opponent is ready (:attr:`Defence.hurry`); and when it weighs safety it also weighs
+honour), and a ready hand's waits by how often the others throw their kinds
+(:attr:`Defence.lure`: honours and terminals more than middle tiles); it counts a
+hand short of ready as less likely to win the likelier an opponent is ready
+(:attr:`Defence.hurry`); and when it weighs safety it also weighs
 what each discard takes from the score its hand would show as a loser
 (:func:`loser_value`: losers settle their scores among themselves), so it folds
 without breaking a scoring pung while a safe enough tile is left. How each of these
@@ -360,6 +362,9 @@ class Defence:
     #: Weigh the score a hand would show as a loser (:func:`loser_value`), lost by breaking a
     #: scoring set, by this much against a typical win's stake (0: not weighed).
     loser: float = 0.0
+    #: Count a ready hand's waits by how often the others throw their kinds (:func:`mj.robot.evaluate.lured_waits`),
+    #: with ``prospect`` (0: every unseen copy alike).
+    lure: float = 0.0
 
 
 class LevelTwo(LevelOne):
@@ -389,7 +394,9 @@ class LevelTwo(LevelOne):
     hand left promises to score (:func:`prospect`): among discards leaving the same
     shanten, a few useful tiles are given up to keep a flush or a pair of a doubling
     honour. (The shanten still comes first: hands that gave up speed for value won
-    too much less to pay, see the module documentation.)
+    too much less to pay, see the module documentation.) With ``lure`` (level 3) a
+    ready hand's waits count by how often the others throw their kinds
+    (:func:`mj.robot.evaluate.lured_waits`): most wins come on a discard.
 
     With ``loser`` (level 3) each discard's worth also loses what it takes from the
     score the hand would show as a loser (:func:`loser_value`), counted against a
@@ -459,6 +466,7 @@ class LevelTwo(LevelOne):
         though both the order of discards and the folding decision ask for it.
         """
         power = self.rules.prospect
+        lure = self.rules.lure
         shape = _exposed_suits(view)
         known: dict[Tile, float] = {}
 
@@ -467,8 +475,11 @@ class LevelTwo(LevelOne):
             if found is None:
                 found = 0.0
                 if option.ukeire > 0:
-                    value = prospect(view, evaluate.without(vector, option.tile), unseen, shape)
-                    found = option.ukeire * math.pow(value, power)
+                    left = evaluate.without(vector, option.tile)
+                    count = float(option.ukeire)
+                    if lure > 0.0 and option.shanten == 0:
+                        count = evaluate.lured_waits(left, view.declared_sets, view.seven_pairs, unseen, lure)
+                    found = count * math.pow(prospect(view, left, unseen, shape), power)
                 known[option.tile] = found
             return found
 
@@ -650,7 +661,7 @@ LEVEL_TWO_SLIP: Final = 0.5
 #: The defence of levels 2 and 3 (how each value was chosen: docs/robot-tuning.md).
 LEVEL_TWO: Final = Defence(cost=0.5)
 LEVEL_THREE: Final = Defence(
-    cost=0.5, valued=True, east_stake=1.5, prospect=2.0, hurry=0.5, loser=1.0, major_pungs=True
+    cost=0.5, valued=True, east_stake=1.5, prospect=2.0, hurry=0.5, loser=1.0, major_pungs=True, lure=3.0
 )
 
 
