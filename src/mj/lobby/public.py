@@ -2,11 +2,12 @@
 
 The table logs each broadcast once and each private message to its recipient. A
 spectator is sent only the kinds of message that tell what everyone at the table
-is told (discards, claims, declared sets, flowers, the wild indicator, scores ...), a player's draws
-with the tile hidden, and chat to everybody; anything else (a player's own draws,
-the tiles of an InfoTiles, answers to queries, errors, options acknowledged, a
-player's passes on a claim) is left out. Concealed tiles become public only where
-the table shows them to everybody: the hands shown after a mah-jong.
+is told (discards, claims, declared sets, flowers, the wild indicator, scores with
+the figures behind them and each payment ...), a player's draws with the tile
+hidden, and chat to everybody; anything else (a player's own draws, the tiles of an
+InfoTiles, answers to queries, errors, options acknowledged, a player's passes on a
+claim) is left out. Concealed tiles become public only where the table shows them to
+everybody: the hands shown after a mah-jong.
 """
 
 from __future__ import annotations
@@ -24,8 +25,8 @@ PUBLIC: Final = frozenset(
         C.PlayerFormsClosedPung, C.PlayerClaimsKong, C.PlayerKongs, C.PlayerDeclaresClosedKong, C.PlayerAddsToPung,
         C.PlayerRobsKong, C.PlayerClaimsChow, C.PlayerChows, C.PlayerFormsClosedChow, C.WashOut,
         C.PlayerClaimsMahJong, C.PlayerMahJongs, C.PlayerPairs, C.PlayerFormsClosedPair, C.PlayerShowsTiles,
-        C.PlayerSpecialSet, C.PlayerFormsClosedSpecialSet, C.HandScore, C.Settlement, C.GameOver, C.GameOption,
-        C.ChangeManager, C.WildIndicator,
+        C.PlayerSpecialSet, C.PlayerFormsClosedSpecialSet, C.HandScore, C.ScoreFigure, C.Payment, C.Settlement,
+        C.GameOver, C.GameOption, C.ChangeManager, C.WildIndicator,
     }
 )  # fmt: skip
 
