@@ -129,13 +129,13 @@ def _won_last_hand(store: Store, rules: str) -> tuple[int, int, TablePlay]:
 class _Ending:
     """What the pages must show of a game's last hand: each seat's wind, the winners' figures, the payments."""
 
-    def __init__(self, public: list[str]) -> None:
+    def __init__(self, sent: list[str]) -> None:
         names: dict[int, str] = {}
         order: list[int] = []
         east = 0
         self.figures: dict[int, list[tuple[str, int]]] = {}
         self.payments: list[C.Payment] = []
-        for line in public:
+        for line in sent:
             message = C.decode(line)
             if isinstance(message, C.Player):
                 names[message.id] = message.name
@@ -201,11 +201,12 @@ def test_the_watch_and_replay_pages_show_the_winner_s_figures_and_who_pays_whom(
     url = f"sqlite:///{tmp_path / 'lobby.db'}"
     store = Store(url)
     try:
-        table, game, play = _won_last_hand(store, rules)
+        table, game, _play = _won_last_hand(store, rules)
         hands = len(store.hands(game))
+        logged = [move.text for move in store.moves(game) if move.direction == SENT and move.text is not None]
     finally:
         store.close()
-    ending = _Ending(play.public)
+    ending = _Ending(logged)  # read from what the table sent its players, not from what spectators are sent
     assert ending.figures and ending.payments
     lobby: Lobby = start_lobby(url)
     context = browser.new_context(viewport={"width": 1300, "height": 900})
