@@ -73,7 +73,7 @@ def _hands(lines: list[str]) -> list[list[str]]:
 def test_the_figures_behind_a_score_and_each_payment_are_every_spectator_s_business() -> None:
     for message in (C.ScoreFigure(3, 3, "fan:Concealed Snake"), C.ScoreFigure(3, 8, "owes:East"), C.Payment(1, 3, 64)):
         assert public_view(message) is message
-        assert _public(message.encode()) == message.encode()  # as a table another process played sends it
+        assert _public(message.encode(), True) == message.encode()  # as a table another process played sends it
 
 
 @pytest.mark.parametrize("rules", ["ims", "beijing"])

@@ -122,7 +122,7 @@ export function figureRows(scores, id) {
   });
 }
 
-const SETS = /^(PlayerPungs|PlayerKongs|PlayerChows|PlayerDeclaresClosedKong|PlayerAddsToPung|PlayerFormsClosed\w+|PlayerPairs|PlayerSpecialSet|PlayerRobsKong|PlayerMahJongs)$/;
+const SETS = /^(PlayerPungs|PlayerKongs|PlayerChows|PlayerDeclaresClosedKong|PlayerRevealsConcealedKong|PlayerAddsToPung|PlayerFormsClosed\w+|PlayerPairs|PlayerSpecialSet|PlayerRobsKong|PlayerMahJongs)$/;
 
 export class Board {
   constructor(element) {
