@@ -22,7 +22,7 @@ from mj.lobby import rules
 from mj.lobby.accounts import COOKIE, AccountError, Accounts, check_name
 from mj.lobby.api import body, error, path_id
 from mj.lobby.fanout import Fanout
-from mj.lobby.public import public_view
+from mj.lobby.public import hides_concealed_kongs, public_view
 from mj.lobby.runner import TableRunner
 from mj.lobby.seats import PAGE, LobbyGateway, SeatError
 from mj.lobby.store import Store
@@ -163,13 +163,15 @@ class Live:
                 ruleset: Ruleset | None = rules.ruleset(game.rules)
             except rules.UnknownRules:
                 ruleset = None  # a system this process cannot play: the lines are shown, no wild marked
+            # a system this process cannot play hides what may be hidden
+            hidden_kongs = ruleset is None or hides_concealed_kongs(ruleset)
             await ws.send_str(_rules_frame(ruleset))
             while not ws.closed and not reader.done():
                 finished = self.store.game(game.id)
                 sent = self.store.sent_since(game.id, after)
                 if sent:
                     after = sent[-1][0]
-                    lines = [line for line in (_public(text) for _, text in sent) if line is not None]
+                    lines = [line for line in (_public(text, hidden_kongs) for _, text in sent) if line is not None]
                     if lines:
                         await ws.send_str(json.dumps({"type": "public", "lines": lines}))
                     continue  # more may be stored already (a long game read a chunk at a time)
@@ -213,13 +215,13 @@ class Live:
         return web.json_response([{"name": c.name, "text": c.text, "at": c.at.isoformat() + "Z"} for c in lines])
 
 
-def _public(line: str) -> str | None:
+def _public(line: str, hidden_kongs: bool) -> str | None:
     """A logged line as a spectator may see it (:mod:`mj.lobby.public`), as the table's owner sends it."""
     try:
         message = C.decode(line)
     except ValueError:
         return None
-    seen = public_view(message)
+    seen = public_view(message, hidden_kongs)
     if seen is None:
         return None
     return line if seen is message else seen.encode()  # the line as logged: decoding trims some texts

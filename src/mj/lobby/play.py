@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Final
 
 from mj.arena.tally import GameTally
-from mj.lobby.public import public_view
+from mj.lobby.public import hides_concealed_kongs, public_view
 from mj.lobby.store import Batch, HandState, SeatResult, SeatSpec
 from mj.protocol import cmsg as C
 from mj.protocol import pmsg as P
@@ -113,6 +113,7 @@ class TablePlay:
         self.stand_ins: dict[int, int] = {}
         #: Every public line of the game so far (:mod:`mj.lobby.public`), what spectators are sent.
         self.public: list[str] = []
+        self._hidden_kongs = hides_concealed_kongs(setup.settings.rules)
 
     # ------------------------------------------------------------------ state
 
@@ -216,7 +217,7 @@ class TablePlay:
             if delivery.logged:
                 seq = self.seq
                 self._record(SENT, delivery.connection, message.encode())
-                seen = public_view(message)
+                seen = public_view(message, self._hidden_kongs)
                 if seen is not None:
                     self.public.append(seen.encode())
                 self._hands.observe(message, seq, self.batch)

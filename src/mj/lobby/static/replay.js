@@ -1,7 +1,8 @@
 // The replay viewer: a stored game hand by hand and move by move, forward and back, every hand shown.
 // Frames come from the lobby (/api/games/ID/hands/N): after each public line, each player's tiles,
-// and the wild indicator and wild tile where the game's rules turn one up.
-import { tileRow, wildLine } from './board.js';
+// and the wild indicator and wild tile where the game's rules turn one up. The winners' figures and the
+// payments are read from the hand's lines up to the move shown, as a spectator's board reads them.
+import { Scores, WIND_NAMES, figureRows, paymentRow, tileRow, wildLine } from './board.js';
 
 const $ = (id) => document.getElementById(id);
 const game = new URL(window.location.href).searchParams.get('game');
@@ -30,7 +31,10 @@ function render() {
   const wild = current ? current.wild : null;
   const wilds = current ? wildLine(current.indicator, wild) : null;
   $('wilds').replaceChildren(...(wilds ? [wilds] : []));
-  $('board').replaceChildren(...(current ? current.players : []).map((p) => {
+  const scores = new Scores();
+  for (const shown of frames.slice(0, frame + 1)) scores.apply(shown.line);
+  const players = current ? current.players : [];
+  $('board').replaceChildren(...players.map((p) => {
     const div = document.createElement('div');
     div.className = 'seat';
     div.dataset.player = p.id;
@@ -42,9 +46,13 @@ function render() {
       p.specials.length ? `Flowers: ${p.specials.join(' ')}` : '',
       `Discards: ${p.discards.join(' ')}`,
     ].filter(Boolean);
-    for (const text of rows) div.appendChild(tileRow(text, wild));
+    div.append(tileRow(rows[0], wild), ...figureRows(scores, p.id));
+    for (const text of rows.slice(1)) div.appendChild(tileRow(text, wild));
     return div;
   }));
+  const winds = new Map(players.map((p) => [p.id, WIND_NAMES['ESWN'.indexOf(p.wind)] || p.wind]));
+  const payments = paymentRow(scores, (id) => winds.get(id) || `player ${id}`);
+  if (payments) $('board').appendChild(payments);
 }
 
 async function showHand(index, atEnd = false) {
