@@ -16,12 +16,11 @@ from typing import Any
 
 import aiohttp
 
+from lobby_games import recorded_game
 from lobbyproc import Lobby
 from mj import tiles
 from mj.lobby import replayer
-from mj.lobby.play import TablePlay
 from mj.lobby.rules import wild_tiles
-from mj.lobby.runner import robot_seeds, table_setup
 from mj.lobby.store import Store
 from mj.protocol import cmsg as C
 from mj.rules.beijing.rules import BEIJING
@@ -61,23 +60,10 @@ def test_a_spectator_of_a_beijing_table_another_process_played_is_told_its_wild_
     assert asyncio.run(_told(owner.url, answer["table"])) == told
 
 
-def _recorded_beijing_game(store: Store, seed: int) -> int:
-    row = store.create_table("beijing", {}, 4, 1, seed, 0)
-    game = store.start_game(row)
-    play = TablePlay(table_setup(row))
-    for connection, (name, robot_seed) in robot_seeds(row).items():
-        play.add_robot(connection, name, robot_seed)
-    while play.queue:
-        play.step(64)
-        store.record(game.id, play.take_batch())
-    assert play.game_over
-    return game.id
-
-
 def test_each_replay_frame_of_a_beijing_hand_names_the_indicator_and_its_wild_once_turned_up(tmp_path: Path) -> None:
     store = Store(f"sqlite:///{tmp_path / 'lobby.db'}")
     try:
-        game = store.game(_recorded_beijing_game(store, 43))
+        game = store.game(recorded_game(store, "beijing", {}, 43)[1])
         assert game is not None
         for hand in store.hands(game.id):
             frames = replayer.hand_frames(store, game, hand.number)["frames"]

@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from lobby_games import recorded_game
 from lobbyproc import Lobby
 from mj.lobby import replayer
 from mj.lobby.live import _public
@@ -39,20 +40,6 @@ def robots_game(rules: str, seed: int) -> TablePlay:
     for connection, (name, robot_seed) in robot_seeds(row).items():
         play.add_robot(connection, name, robot_seed)
     return play
-
-
-def _recorded(store: Store, rules: str, seed: int) -> tuple[int, int, TablePlay]:
-    """A whole game of robots stored as a lobby stores it: its table, its game, its play."""
-    row = store.create_table(rules, OPTIONS[rules], 4, 1, seed, 0)
-    game = store.start_game(row)
-    play = TablePlay(table_setup(row))
-    for connection, (name, robot_seed) in robot_seeds(row).items():
-        play.add_robot(connection, name, robot_seed)
-    while play.queue:
-        play.step(64)
-        store.record(game.id, play.take_batch())
-    assert play.game_over
-    return row.id, game.id, play
 
 
 def _is_figure(line: str) -> bool:
@@ -98,7 +85,7 @@ def test_the_replay_of_an_ims_or_beijing_game_shows_each_hand_s_figures_and_paym
 ) -> None:
     store = Store(f"sqlite:///{tmp_path / 'lobby.db'}")
     try:
-        _table, game_id, play = _recorded(store, rules, 9)
+        _table, game_id, play = recorded_game(store, rules, OPTIONS[rules], 9)
         game = store.game(game_id)
         assert game is not None
         played = _hands(play.public)
@@ -120,7 +107,7 @@ def test_the_replay_of_an_ims_or_beijing_game_shows_each_hand_s_figures_and_paym
 def _won_last_hand(store: Store, rules: str) -> tuple[int, int, TablePlay]:
     """A stored game whose last hand somebody won (what both pages show last), trying seed after seed."""
     for seed in range(1, 21):
-        table, game, play = _recorded(store, rules, seed)
+        table, game, play = recorded_game(store, rules, OPTIONS[rules], seed)
         if store.hands(game)[-1].winner is not None:
             return table, game, play
     raise AssertionError(f"no {rules} game of seeds 1 to 20 ended on a won hand")

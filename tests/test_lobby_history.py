@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from lobby_games import recorded_game
 from mj.arena.tally import GameTally
 from mj.lobby import history
 from mj.lobby.models import Account
-from mj.lobby.play import TablePlay
-from mj.lobby.runner import robot_seeds, table_setup
 from mj.lobby.store import Store, now
 from mj.protocol import cmsg as C
 
@@ -22,17 +21,7 @@ def _account(store: Store, name: str) -> int:
 
 def _play_recorded(store: Store, seed: int, accounts: dict[str, int]) -> int:
     """A whole game of robots, the robots named in ``accounts`` sitting for those accounts; the game's id."""
-    row = store.create_table("classical", {"NumRounds": 1}, 4, 1, seed, 0)
-    game = store.start_game(row)
-    play = TablePlay(table_setup(row))
-    play.accounts.update(accounts)
-    for connection, (name, robot_seed) in robot_seeds(row).items():
-        play.add_robot(connection, name, robot_seed)
-    while play.queue:
-        play.step(64)
-        store.record(game.id, play.take_batch())
-    assert play.game_over
-    return game.id
+    return recorded_game(store, "classical", {"NumRounds": 1}, seed, accounts)[1]
 
 
 def test_an_accounts_history_totals_and_rating_come_from_its_finished_games(tmp_path: Path) -> None:
