@@ -171,6 +171,26 @@ def test_identical_players_play_one_game_seen_from_each_seat() -> None:
         assert [p.final_score for p in game.players] == [first[(i + game.rotation) % 4] for i in range(4)]
     assert all(p.figures == same.players[0].figures for p in same.players)
     assert same.players[0].figures.final_score.mean == 0
+    assert [d.estimate.mean for d in same.differences] == [0] * 6
+
+
+def test_each_player_is_compared_with_each_listed_before_it_seed_by_seed() -> None:
+    two_seeds = arena.run(PLAYERS, games=8, seed=7, jobs=2, options=arena.game_options(settings=SHORT))
+    names = [p.name for p in two_seeds.players]
+    pairs = [(d.player, d.against) for d in two_seeds.differences]
+    assert pairs == [(names[i], names[j]) for i in range(4) for j in range(i)]
+    for d in two_seeds.differences:
+        i, j = names.index(d.player), names.index(d.against)
+        per_seed = [
+            sum(g.players[i].final_score - g.players[j].final_score for g in two_seeds.games if g.seed == seed) / 4
+            for seed in (7, 8)
+        ]
+        assert d.estimate.n == 2
+        assert d.estimate.mean == pytest.approx(sum(per_seed) / 2)
+        assert d.estimate.mean == pytest.approx(
+            two_seeds.players[i].figures.final_score.mean - two_seeds.players[j].figures.final_score.mean
+        )
+        assert d.estimate.low < d.estimate.mean < d.estimate.high or per_seed[0] == per_seed[1]
 
 
 def test_a_tournament_counts_every_game_for_every_player(result: arena.ArenaResult) -> None:
@@ -202,8 +222,17 @@ def test_the_report_has_a_row_per_player_and_the_throughput(result: arena.ArenaR
     assert lines[4] == f"4 games: seeds 7-7, each in 4 rotations; options: {options}"
     assert lines[5].split()[:3] == ["player", "games", "hands"]
     assert [line.split()[0] for line in lines[6:10]] == ["P1", "P2", "P3", "NoChow"]
+    assert lines[10] == "final score per game, paired by seed (the same deals from the same seats):"
+    assert [line.split()[:3] for line in lines[11:17]] == [
+        ["P2", "-", "P1"],
+        ["P3", "-", "P1"],
+        ["P3", "-", "P2"],
+        ["NoChow", "-", "P1"],
+        ["NoChow", "-", "P2"],
+        ["NoChow", "-", "P3"],
+    ]
     assert re.fullmatch(
-        r"\d+ hands in .* s \(1 job\), .* CPU-seconds: .* hands per wall-second, .* per CPU-second", lines[10]
+        r"\d+ hands in .* s \(1 job\), .* CPU-seconds: .* hands per wall-second, .* per CPU-second", lines[17]
     )
 
 
@@ -235,6 +264,8 @@ def test_the_command_prints_json_and_draws_the_scores(tmp_path: Path, capsys: py
     assert [p["name"] for p in data["players"]] == ["P1", "P2", "P3", "NoChow"]
     assert set(data["players"][0]) >= {"spec", "games", "hands", "win_rate", "self_drawn_share", "deal_in_rate"}
     assert set(data["players"][0]["final_score"]) == {"mean", "low", "high", "n"}
+    assert [(d["player"], d["against"]) for d in data["differences"][:2]] == [("P2", "P1"), ("P3", "P1")]
+    assert set(data["differences"][0]["final_score"]) == {"mean", "low", "high", "n"}
     assert [g["rotation"] for g in data["games"]] == [0, 1, 2, 3]
     assert data["throughput"]["hands_per_cpu_second"] > 0
     assert plot.read_bytes().startswith(b"\x89PNG\r\n\x1a\n")

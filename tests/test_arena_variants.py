@@ -97,9 +97,25 @@ def test_a_variant_is_refused_where_the_rules_have_a_strategy_of_their_own(
     captured = capsys.readouterr()
     assert captured.out == ""
     assert captured.err == (
-        f"mj arena: error: player 2 ('level=3,hurry=0,cost=1'): cost, hurry: the {rules} rules' own strategy"
-        " does not use the Defence (generic=1 plays the generic level, which does)\n"
+        f"mj arena: error: player 2 ('level=3,hurry=0,cost=1'): hurry: the {rules} rules' own strategy"
+        " reads only cost, quiet, drop of the Defence (generic=1 plays the generic level, which reads them all)\n"
     )
+
+
+@pytest.mark.parametrize("rules", ["ims", "beijing"])
+def test_a_variant_of_the_fields_a_rule_system_s_strategy_reads_plays_a_different_game(
+    rules: str, tmp_path: Path
+) -> None:
+    # As above, at a table of the rule system's own strategy: the cost reaches it, so a level 3
+    # that folds at any risk plays other moves.
+    logs = []
+    for fourth in ("level=3", "level=3,cost=1000,quiet=0"):
+        spec = parse_player(fourth)
+        check_rules(spec, rules)
+        log = tmp_path / f"{len(logs)}.log"
+        play(GameSetup(11, 0, (PlayerSpec(3), PlayerSpec(3), PlayerSpec(3), spec), SHORT, log, rules))
+        logs.append(log.read_bytes())
+    assert logs[0] != logs[1]
 
 
 @pytest.mark.parametrize(("text", "rules"), [("level=3,cost=1,generic=1", "ims"), ("level=2,cost=1", "classical")])

@@ -3,10 +3,12 @@ closed unless a set makes it ready, and a Beijing table is played by this strate
 
 from __future__ import annotations
 
+from collections import Counter
+
 from mj import tiles
 from mj.protocol import cmsg as C
 from mj.robot.beijing import BeijingStrategy
-from mj.robot.levels import LevelOne
+from mj.robot.levels import LEVELS, LevelOne
 from mj.robot.strategy import ClaimKind
 from mj.robot.systems import ByRules
 from mj.rules.beijing.rules import BEIJING
@@ -67,3 +69,16 @@ def test_a_closed_hand_claims_a_set_only_when_it_makes_the_hand_ready() -> None:
 
 def test_a_beijing_table_is_played_by_the_beijing_strategy() -> None:
     assert isinstance(ByRules(2)._for(view_of(LONE_WILD, "8C")), BeijingStrategy)
+
+
+def test_level_one_sees_only_how_near_a_discard_leaves_the_hand_and_level_three_also_its_useful_tiles() -> None:
+    # Four discards leave the hand as near to ready (3D wild, none held); throwing EW keeps the most useful tiles.
+    hand = "1B 2B 3B 4C 5C 6C 7D 8D 9D 5B 5B 6B 9C EW"
+    picks = {
+        level: Counter(BeijingStrategy(level, seed=s).discard(view_of(hand, "2D"))[0] for s in range(40))
+        for level in LEVELS
+    }
+    assert set(picks[3]) == {parse("EW")}
+    assert len(picks[1]) == 4
+    # Level 2 counts them in half of its hands (mj.robot.levels.SLIP): some seeds throw EW, others not.
+    assert 0 < picks[2][parse("EW")] < 40

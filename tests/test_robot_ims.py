@@ -7,6 +7,7 @@ Views are built by hand, as in tests/test_robot_defence.py: our seat (id 1) hold
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable
 
 import pytest
@@ -16,7 +17,7 @@ from mj.arena.players import PlayerSpec, SpecError, parse_player
 from mj.melds import Meld, chow
 from mj.protocol import cmsg as C
 from mj.robot.ims import IMSStrategy, _Table
-from mj.robot.levels import LevelTwo, make_strategy
+from mj.robot.levels import LEVELS, LevelTwo, make_strategy
 from mj.robot.strategy import ClaimKind
 from mj.robot.systems import ByRules
 from mj.rules.classical.rules import CLASSICAL
@@ -81,6 +82,21 @@ def test_a_classical_table_gets_the_generic_levels_moves() -> None:
         assert ByRules(level).discard(view_of(hand, rules=CLASSICAL)) == make_strategy(level).discard(
             view_of(hand, rules=CLASSICAL)
         )
+
+
+# -- the levels
+
+
+def test_level_one_sees_only_how_near_a_discard_leaves_the_hand_and_level_three_also_its_useful_tiles() -> None:
+    # Four discards leave the hand as near to going out; throwing EW keeps the most useful tiles.
+    hand = "1B 2B 3B 4C 5C 6C 7D 8D 9D 5B 5B 6B 9C EW"
+    picks = {
+        level: Counter(IMSStrategy(level, seed=s).discard(view_of(hand))[0] for s in range(40)) for level in LEVELS
+    }
+    assert set(picks[3]) == {parse("EW")}
+    assert len(picks[1]) == 4
+    # Level 2 counts them in half of its hands (mj.robot.levels.SLIP): some seeds throw EW, others not.
+    assert 0 < picks[2][parse("EW")] < 40
 
 
 # -- the Minimum Fan

@@ -20,6 +20,7 @@ from mj.arena.players import DEFAULT_WORD, KEYS, SpecError
 from mj.arena.plot import check_plot_path, plot_scores
 from mj.arena.report import format_result
 from mj.arena.runner import DEFAULT_GAMES, run
+from mj.robot.levels import SYSTEM_FIELDS
 from mj.robot.systems import STRATEGIES
 from mj.rules import registry
 
@@ -34,7 +35,8 @@ EPILOG = textwrap.dedent(
       name=Cautious,level=3         name: the player's label in the report
       level=3,generic=1             the generic level even where the rules have a strategy of their own
       level=3,cost=1,hurry=0        a variant: fields of the level's Defence replaced (levels 2, 3, as
-                                    scripts/tournament.py --set; under {" or ".join(STRATEGIES)} only with generic=1)
+                                    scripts/tournament.py --set; under {" or ".join(STRATEGIES)} only
+                                    {", ".join(SYSTEM_FIELDS)}, unless generic=1)
       {DEFAULT_WORD}                       the default robot
     example: mj arena --games 40 --option NumRounds=1 level=1 level=2 level=3 level=1,chowness=-1
     """

@@ -8,9 +8,9 @@ A specification is ``KEY=VALUE`` pairs separated by commas, e.g.
 strategy of its own, :mod:`mj.robot.systems`, to measure what that strategy adds),
 ``name`` (the player's label in reports), and the fields of the level's
 :class:`~mj.robot.levels.Defence` (``level=3,cost=1,hurry=0``: a variant of levels 2
-and 3, read as ``scripts/tournament.py --set`` reads them). A variant plays only where
-the generic levels play: under a rule system with a strategy of its own (``ims``,
-``beijing``) that strategy does not use the Defence, so there a variant is refused
+and 3, read as ``scripts/tournament.py --set`` reads them). Under a rule system with a
+strategy of its own (``ims``, ``beijing``) that strategy reads only the Defence's
+``cost``, ``quiet`` and ``drop``, so there a variant of another field is refused
 (:func:`check_rules`) unless it is ``generic=1``. A word without ``=`` continues the
 list of the option before it, so the lists ``mj-player`` takes are written as it
 takes them: ``chowness=0,-0.9,0.5,level=2``. ``default`` (or an empty word) is the
@@ -27,7 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 from typing import Final
 
-from mj.robot.levels import DEFAULT_LEVEL, DEFENCE_FIELDS, Defence, defence_of, defence_with
+from mj.robot.levels import DEFAULT_LEVEL, DEFENCE_FIELDS, SYSTEM_FIELDS, Defence, defence_of, defence_with
 from mj.robot.personality import Personality, PersonalityError, parse_personality
 from mj.robot.strategy import Strategy
 from mj.robot.systems import make_strategy, plays_own_strategy
@@ -134,12 +134,11 @@ def parse_player(text: str) -> PlayerSpec:
 
 def check_rules(spec: PlayerSpec, rules: str) -> None:
     """Refuse a variant of a level (Defence fields) at tables of ``rules`` that it would not play differently at."""
-    changed = spec.changed_fields()
-    if changed and plays_own_strategy(rules, spec.generic):
-        names = ", ".join(changed)
+    unread = [name for name in spec.changed_fields() if name not in SYSTEM_FIELDS]
+    if unread and plays_own_strategy(rules, spec.generic):
         raise SpecError(
-            f"{names}: the {rules} rules' own strategy does not use the Defence"
-            " (generic=1 plays the generic level, which does)"
+            f"{', '.join(unread)}: the {rules} rules' own strategy reads only {', '.join(SYSTEM_FIELDS)}"
+            " of the Defence (generic=1 plays the generic level, which reads them all)"
         )
 
 

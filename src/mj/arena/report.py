@@ -1,4 +1,4 @@
-"""The arena's results as text for people: the players, one row of figures each, the throughput."""
+"""The arena's results as text for people: a row of figures per player, their paired differences, the throughput."""
 
 from __future__ import annotations
 
@@ -57,6 +57,12 @@ def format_result(result: ArenaResult) -> str:
             str(player.refusals),
         )
         lines.append(_row(player.name, width, cells))
+    if result.differences:
+        lines.append("final score per game, paired by seed (the same deals from the same seats):")
+        gap = max(len(d.player) + len(d.against) for d in result.differences) + 3
+        for d in result.differences:
+            e = d.estimate
+            lines.append(f"  {d.player + ' - ' + d.against:<{gap}} {e.mean:+.1f} [{e.low:+.1f}, {e.high:+.1f}]")
     t = result.throughput
     lines.append(
         f"{t.hands} hands in {t.wall_seconds:.2f} s ({t.jobs} job{'s' if t.jobs > 1 else ''}), "

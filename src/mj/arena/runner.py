@@ -6,7 +6,10 @@ falls on all players alike, and what differs between them is their play. For the
 same reason a player's mean final score gets its confidence interval from the
 per-seed means over the four rotations, the independent units of the design (the
 four games of one seed are not independent): four identical players then score
-exactly 0 on every seed, with an interval of zero width, as they should.
+exactly 0 on every seed, with an interval of zero width, as they should. For the
+same reason two players are compared by the difference of their per-seed means
+(:class:`Difference`): a paired comparison on the same deals from the same seats,
+far narrower than the two players' intervals side by side.
 
 Games run on ``jobs`` worker processes; their records are put back in seed and
 rotation order, so every figure is the same with any number of jobs.
@@ -28,7 +31,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from mj.arena.game import SEATS, GameRecord, GameSetup, play
 from mj.arena.players import PlayerSpec, SpecError, check_rules, parse_player
-from mj.arena.stats import Figures, Totals, mean_ci
+from mj.arena.stats import Estimate, Figures, Totals, mean_ci
 from mj.rules import registry
 from mj.rules.options import OptionEntry
 
@@ -45,6 +48,15 @@ class PlayerResult:
     figures: Figures
     #: Moves of this player the table refused, over all games.
     refusals: int
+
+
+@dataclass(frozen=True, slots=True)
+class Difference:
+    """A player's final score per game less another's, paired by seed (95% interval over the seeds)."""
+
+    player: str
+    against: str
+    estimate: Estimate
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,6 +90,8 @@ class ArenaResult:
     games: tuple[GameRecord, ...]
     options: tuple[OptionEntry, ...]
     throughput: Throughput
+    #: Each player against each listed before it.
+    differences: tuple[Difference, ...] = ()
 
     def as_dict(self) -> dict[str, Any]:
         """The result as plain data for ``--json``."""
@@ -97,6 +111,10 @@ class ArenaResult:
                     "deal_ins": [p.deal_ins for p in g.players],
                 }
                 for g in self.games
+            ],
+            "differences": [
+                {"player": d.player, "against": d.against, "final_score": d.estimate.as_dict()}
+                for d in self.differences
             ],
             "options": [entry.encode() for entry in self.options],
             "throughput": {
@@ -166,7 +184,8 @@ def run(
     wall = time.perf_counter() - started
     records = tuple(record for record, _ in timed)
     throughput = Throughput(len(records), sum(r.hands for r in records), wall, sum(cpu for _, cpu in timed), jobs)
-    return ArenaResult(_results(specs, records), records, tuple(options), throughput)
+    results = _results(specs, records)
+    return ArenaResult(results, records, tuple(options), throughput, _differences(results, records))
 
 
 def _specs(players: Sequence[PlayerSpec | str], rules: str) -> tuple[PlayerSpec, ...]:
@@ -236,3 +255,19 @@ def _results(specs: Sequence[PlayerSpec], records: Sequence[GameRecord]) -> tupl
         refusals = sum(record.refusals[index] for record in records)
         results.append(PlayerResult(spec, spec.name or f"P{index + 1}", totals.figures(final), refusals))
     return tuple(results)
+
+
+def _differences(players: Sequence[PlayerResult], records: Sequence[GameRecord]) -> tuple[Difference, ...]:
+    """Each player's final score less each earlier player's, over the per-seed means of the difference."""
+    by_seed: dict[int, list[GameRecord]] = {}
+    for record in records:
+        by_seed.setdefault(record.seed, []).append(record)
+    found = []
+    for i, player in enumerate(players):
+        for j in range(i):
+            gaps = [
+                statistics.fmean(r.players[i].final_score - r.players[j].final_score for r in games)
+                for games in by_seed.values()
+            ]
+            found.append(Difference(player.name, players[j].name, mean_ci(gaps)))
+    return tuple(found)

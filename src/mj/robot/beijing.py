@@ -13,7 +13,10 @@ Closed double, and every win but one on the player's own tile. So this strategy:
   ready and the wall still holds enough tiles to draw its own winning tile, or when the
   hand is open already; it wins on a discard whenever the rules allow (three players pay);
 * levels 2 and 3 defend as the generic levels do (:mod:`mj.robot.defence`): each
-  discard's chance to deal in against the hand's chance to win, level 3 fearing it more.
+  discard's chance to deal in against the hand's chance to win, with the cost, quiet and
+  drop of the level's :class:`~mj.robot.levels.Defence`;
+* the levels count the useful tiles as the generic levels do (:data:`mj.robot.levels.SLIP`:
+  level 1 never, level 2 in half of its hands, level 3 always).
 """
 
 from __future__ import annotations
@@ -27,7 +30,7 @@ from mj.hand.counting import HONOURS_START
 from mj.protocol import pmsg as P
 from mj.protocol.fields import ChowPosition
 from mj.robot import defence, evaluate
-from mj.robot.levels import LEVEL_THREE, LEVEL_TWO, Defence, LevelTwo
+from mj.robot.levels import SLIP, Defence, LevelTwo, defends_with
 from mj.robot.personality import Personality
 from mj.robot.strategy import Claim, ClaimKind, Strategy
 from mj.seatview import SeatView, chow_partners
@@ -36,8 +39,6 @@ from mj.tiles import KINDS, NUM_KINDS, Tile, kind_index
 #: An open hand wins only on its own tile: a set is claimed to get ready only while the live
 #: wall holds at least this many tiles (about four draws of one's own).
 OPEN_READY_WALL: Final = 16
-#: Level 1 does not defend: its deal-in cost is nothing.
-NO_DEFENCE: Final = Defence(cost=0.0)
 
 
 def wild_kind(view: SeatView) -> int:
@@ -65,9 +66,11 @@ def _near(vector: Sequence[int], wild: int) -> list[int]:
 class BeijingStrategy(LevelTwo):
     """The Beijing play described in the module documentation."""
 
-    def __init__(self, level: int, personality: Personality | None = None, seed: int = 0) -> None:
-        rules = {1: NO_DEFENCE, 2: LEVEL_TWO, 3: LEVEL_THREE}[level]
-        super().__init__(personality, seed, Defence(cost=rules.cost, quiet=rules.quiet, drop=rules.drop))
+    def __init__(
+        self, level: int, personality: Personality | None = None, seed: int = 0, rules: Defence | None = None
+    ) -> None:
+        own = defends_with(level, rules)
+        super().__init__(personality, seed, Defence(cost=own.cost, quiet=own.quiet, drop=own.drop), SLIP[level])
 
     # -- discards
 
@@ -80,7 +83,8 @@ class BeijingStrategy(LevelTwo):
         after = {k: self._shanten(vector, k, wild, sets, seven) for k in held}
         best = min(after.values())
         for k in held:
-            ukeire = self._ukeire(vector, k, wild, sets, seven, unseen, after[k]) if after[k] == best else 0
+            counted = after[k] == best and not self._blind  # a slip: only the shanten counts
+            ukeire = self._ukeire(vector, k, wild, sets, seven, unseen, after[k]) if counted else 0
             options.append((after[k], -ukeire, k))
         options.sort()
         if self.rules.cost > 0.0:
@@ -164,6 +168,9 @@ class BeijingStrategy(LevelTwo):
         return None
 
 
-def make_beijing_strategy(level: int, personality: Personality | None = None, seed: int = 0) -> Strategy:
-    """The Beijing strategy of ``level`` (1: no defence; 2, 3: defending harder)."""
-    return BeijingStrategy(level, personality, seed)
+def make_beijing_strategy(
+    level: int, personality: Personality | None = None, seed: int = 0, rules: Defence | None = None
+) -> Strategy:
+    """The Beijing strategy of ``level`` (1: no defence, useful tiles not counted; 2, 3: see
+    :data:`mj.robot.levels.SLIP`), or a variant of its Defence (``rules``)."""
+    return BeijingStrategy(level, personality, seed, rules)

@@ -20,8 +20,10 @@ every bid by the points the hand is expected to bring:
   best discard, is worth more than the hand without it: a connection that costs Front
   Door Clean and brings no fan is passed up; [Draw] is the default;
 * levels 2 and 3 defend: each discard's worth is ``(1 - p) * value - p * cost``, ``p``
-  the chance it deals in (:mod:`mj.robot.defence`), ``cost`` what a feeder pays a
-  typical winner (level 3 fears it twice as much as level 2).
+  the chance it deals in (:mod:`mj.robot.defence`), ``cost`` the level's
+  (:attr:`mj.robot.levels.Defence.cost`) times what a feeder pays a typical winner;
+* the levels count the useful tiles as the generic levels do (:data:`mj.robot.levels.SLIP`:
+  level 1 never, level 2 in half of its hands, level 3 always).
 
 The fan each element brings is read from the rule system's own element table
 (:data:`mj.rules.ims.scoring.FAN_ELEMENTS`), never written here again. How the levels
@@ -40,7 +42,7 @@ from mj.melds import KongOrigin, Meld, MeldKind, chow, kong, pung
 from mj.protocol import pmsg as P
 from mj.protocol.fields import ChowPosition
 from mj.robot import defence, evaluate
-from mj.robot.levels import LevelOne
+from mj.robot.levels import SLIP, Defence, LevelOne, defends_with
 from mj.robot.personality import Personality
 from mj.robot.strategy import Claim, ClaimKind, Strategy
 from mj.rules.base import SeatHand, Win, WinSource
@@ -70,12 +72,6 @@ PAIR_FAN: Final = 0.4
 #: A bid is made when it brings the hand nearer and keeps at least this share of its worth
 #: (a connection that costs the only fan a hand has is passed up).
 BID_WORTH: Final = 0.6
-#: The share of the best discard's worth a discard keeps per step it leaves the hand further.
-DROP: Final = 0.5
-#: What dealing in costs, in typical winning scores, by level (level 1 does not defend).
-DEAL_IN_COST: Final = {1: 0.0, 2: 0.5, 3: 1.0}
-#: While no discard deals in with at least this chance, the defence is not weighed.
-QUIET: Final = 0.005
 #: A distance no plan reaches (:meth:`IMSStrategy._options` weighs every discard).
 NO_LIMIT: Final = 99
 #: The hands' shapes kept (:class:`_Memo`) before they are forgotten all at once.
@@ -382,12 +378,15 @@ def _order(option: _Option) -> tuple[int, float]:
 
 
 class IMSStrategy(LevelOne):
-    """The IMS play described in the module documentation; ``level`` 2 and 3 defend."""
+    """The IMS play described in the module documentation; ``level`` 2 and 3 defend (``rules``: a variant's
+    :class:`~mj.robot.levels.Defence`, of which the cost, quiet and drop are read)."""
 
-    def __init__(self, level: int, personality: Personality | None = None, seed: int = 0) -> None:
-        super().__init__(personality, seed)
+    def __init__(
+        self, level: int, personality: Personality | None = None, seed: int = 0, rules: Defence | None = None
+    ) -> None:
+        super().__init__(personality, seed, SLIP[level])
         self.level = level
-        self.cost = DEAL_IN_COST[level]
+        self.rules = defends_with(level, rules)
         #: Ready hands already scored: (melds, concealed, winning kind) -> points, for one hand.
         self._scored: dict[tuple[tuple[Meld, ...], tuple[Tile, ...], int], float] = {}
         self._scored_hand = -1
@@ -398,11 +397,13 @@ class IMSStrategy(LevelOne):
         table = _Table(view, unseen, _MEMO)
         concealed = [t for t in view.concealed if t in _ORDINARY]
         options = self._options(view, table, vector, concealed, view.melds)
+        if self._blind:  # a slip: only how far each discard leaves the hand counts
+            options = [(tile, distance, worth, 0.0) for tile, distance, worth, _ in options]
         push = min(options, key=_order)
-        if self.cost > 0.0:
+        if self.rules.cost > 0.0:
             held = [k for k in range(NUM_KINDS) if vector[k]]
             danger = defence.assess(view, unseen, held)
-            if max(danger.deal_in[k] for k in held) >= QUIET:
+            if max(danger.deal_in[k] for k in held) >= self.rules.quiet:
                 return self._defend(table, options, push, danger)
         near = [o for o in options if _order(o) == _order(push)]
         return self._rng.choice([o[0] for o in near])
@@ -410,15 +411,18 @@ class IMSStrategy(LevelOne):
     def _defend(self, table: _Table, options: list[_Option], push: _Option, danger: defence.Danger) -> Tile:
         """The discard worth most once its chance to deal in is weighed (as :class:`mj.robot.levels.LevelTwo`).
 
-        A discard leaving the hand further than the best counts :data:`DROP` of the
-        best's worth per step: the plans' worths are compared within one distance only.
+        A discard leaving the hand further than the best counts the level's ``drop`` of
+        the best's worth per step: the plans' worths are compared within one distance only.
         """
-        cost = self.cost * self._typical_loss(table)
+        rules = self.rules
+        cost = rules.cost * self._typical_loss(table)
         best_tile, best_worth = push[0], -math.inf
         top = push[3]
         for tile, distance, worth, weight in sorted(options, key=_order):
             if distance > push[1]:
-                worth = push[2] * DROP ** (distance - push[1])
+                worth = push[2] * rules.drop ** (distance - push[1])
+            elif self._blind:
+                worth = push[2]  # a slip: every discard as near looks as good
             else:
                 worth = push[2] * weight / top if top > 0.0 else 0.0
             risk = danger.of(tile)
@@ -591,6 +595,9 @@ class IMSStrategy(LevelOne):
         return plan
 
 
-def make_ims_strategy(level: int, personality: Personality | None = None, seed: int = 0) -> Strategy:
-    """The IMS strategy of ``level`` (1: fan-aware, no defence; 2, 3: defending harder)."""
-    return IMSStrategy(level, personality, seed)
+def make_ims_strategy(
+    level: int, personality: Personality | None = None, seed: int = 0, rules: Defence | None = None
+) -> Strategy:
+    """The IMS strategy of ``level`` (1: fan-aware, no defence, useful tiles not counted; 2, 3: see
+    :data:`mj.robot.levels.SLIP`), or a variant of its Defence (``rules``)."""
+    return IMSStrategy(level, personality, seed, rules)

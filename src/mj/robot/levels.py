@@ -16,8 +16,8 @@
 
 The levels differ first in whether they count the useful tiles: level 1 never does
 (it sees how far each discard leaves the hand from ready, not how many tiles would
-improve it), level 2 does in half of its hands (:data:`LEVEL_TWO_SLIP`), level 3
-always. Counting them is most of the robots' strength, so this is what makes each
+improve it), level 2 does in half of its hands, level 3 always (:data:`SLIP`, which the
+IMS and Beijing strategies read too). Counting them is most of the robots' strength, so this is what makes each
 level clearly stronger than the one below (the figures: ``docs/robot-tuning.md``).
 
 The personality (:mod:`mj.robot.personality`) works at every level: ``chowness``
@@ -656,13 +656,19 @@ def _doubles(view: SeatView, tile: Tile) -> bool:
     return tiles.is_dragon(tile) or tile in (view.own_wind, view.prevailing)
 
 
-#: The share of level 2's hands played without counting the useful tiles, as level 1 plays all.
-LEVEL_TWO_SLIP: Final = 0.5
+#: By level, the share of hands played without counting the useful tiles (level 1 never counts
+#: them): what separates the levels most, under every rule system.
+SLIP: Final = {1: 1.0, 2: 0.5, 3: 0.0}
 #: The defence of levels 2 and 3 (how each value was chosen: docs/robot-tuning.md).
 LEVEL_TWO: Final = Defence(cost=0.5)
 LEVEL_THREE: Final = Defence(
     cost=0.5, valued=True, east_stake=1.5, prospect=2.0, hurry=0.5, loser=1.0, major_pungs=True, lure=3.0
 )
+#: What level 1 defends with: nothing.
+NO_DEFENCE: Final = Defence(cost=0.0)
+#: The fields of a :class:`Defence` that the rule systems' own strategies (:mod:`mj.robot.systems`)
+#: read; the others are the generic levels' alone.
+SYSTEM_FIELDS: Final = ("cost", "quiet", "drop")
 
 
 def make_strategy(
@@ -675,9 +681,19 @@ def make_strategy(
     played against the level as it is (``scripts/tournament.py --set``).
     """
     if level == 1 and rules is None:
-        return LevelOne(personality, seed, slip=1.0)
-    own = defence_of(level)  # refuses unknown levels, and rules for level 1, which does not defend
-    return LevelTwo(personality, seed, rules or own, slip=LEVEL_TWO_SLIP if level == 2 else 0.0)
+        return LevelOne(personality, seed, slip=SLIP[1])
+    return LevelTwo(personality, seed, defends_with(level, rules), slip=SLIP[level])
+
+
+def defends_with(level: int, rules: Defence | None = None) -> Defence:
+    """The :class:`Defence` ``level`` plays with (:data:`NO_DEFENCE` at level 1), or the variant ``rules``.
+
+    Unknown levels are a ValueError, and so is a variant of level 1, which does not defend.
+    """
+    if level == 1 and rules is None:
+        return NO_DEFENCE
+    own = defence_of(level)
+    return rules or own
 
 
 def defence_of(level: int) -> Defence:

@@ -8,10 +8,10 @@ module and the factory, imported only when a table plays that system); the other
 classical among them, are played by the generic levels of :mod:`mj.robot.levels`.
 
 A replaced :class:`~mj.robot.levels.Defence` (``rules``: a variant of a level) reaches
-the generic levels only. The IMS strategy weighs deal-ins with costs of its own, in its
-rules' points, and the Beijing one takes three fields of its level's own: at their tables a
-variant would play as the plain level. :func:`plays_own_strategy` says which tables those
-are, and ``mj arena`` refuses a variant there unless it is ``generic``.
+every strategy, but the rule systems' own read only its
+:data:`~mj.robot.levels.SYSTEM_FIELDS` (the deal-in cost, when to weigh it, the drop per
+step): :func:`plays_own_strategy` says which tables those are, and ``mj arena`` refuses a
+variant of the other fields there unless it is ``generic``.
 """
 
 from __future__ import annotations
@@ -38,7 +38,9 @@ def plays_own_strategy(rules: str, generic: bool = False) -> bool:
 
 
 class _Factory(Protocol):
-    def __call__(self, level: int, personality: Personality | None = None, seed: int = 0) -> Strategy: ...
+    def __call__(
+        self, level: int, personality: Personality | None = None, seed: int = 0, rules: levels.Defence | None = None
+    ) -> Strategy: ...
 
 
 class ByRules:
@@ -59,6 +61,7 @@ class ByRules:
         self.level = level
         self.personality = personality
         self.seed = seed
+        self.rules = rules
         self.generic = levels.make_strategy(level, personality, seed, rules)
         self._only_generic = generic
         self._made: dict[str, Strategy] = {}
@@ -78,7 +81,7 @@ class ByRules:
     def _make(self, name: str) -> Strategy:
         module, attribute = STRATEGIES[name]
         factory: _Factory = getattr(importlib.import_module(module), attribute)
-        made = self._made[name] = factory(self.level, self.personality, self.seed)
+        made = self._made[name] = factory(self.level, self.personality, self.seed, self.rules)
         return made
 
     def declare_special(self, view: SeatView) -> Tile | None:
@@ -115,7 +118,7 @@ def make_strategy(
 ) -> Strategy:
     """The robot of ``level`` for any rule system (:class:`ByRules`); unknown levels are a ValueError.
 
-    ``rules`` replaces the generic level's :class:`~mj.robot.levels.Defence`: it plays at the
-    tables no strategy of their own plays (:func:`plays_own_strategy`).
+    ``rules`` replaces the level's :class:`~mj.robot.levels.Defence`; at the tables a strategy
+    of their own plays (:func:`plays_own_strategy`) only its :data:`~mj.robot.levels.SYSTEM_FIELDS` count.
     """
     return ByRules(level, personality, seed, generic, rules)
