@@ -89,10 +89,19 @@ def test_a_spectator_sees_every_hand_draw_discard_and_settlement_of_the_game() -
     assert len(draws) == sum(line.startswith("PlayerDraws") for line in logged)
 
 
+def _concealed_kongs(logged: list[str]) -> list[C.CMsg]:
+    return [C.decode(line) for line in logged if line.startswith("PlayerDeclaresClosedKong ")]
+
+
 def test_a_spectator_of_an_ims_table_sees_a_concealed_kong_blank_until_the_hand_ends_and_reveals_it() -> None:
-    play, _events, logged = _watched_game(3, "ims")
-    kongs = [C.decode(line) for line in logged if line.startswith("PlayerDeclaresClosedKong ")]
-    assert kongs and all(isinstance(k, C.PlayerDeclaresClosedKong) and k.tile != tiles.BLANK for k in kongs)
+    # The first short game with a concealed kong: which seed gives one depends on how the robots play.
+    play, logged = next(
+        (play, logged)
+        for play, _, logged in (_watched_game(seed, "ims") for seed in range(1, 60))
+        if _concealed_kongs(logged)
+    )
+    kongs = _concealed_kongs(logged)
+    assert all(isinstance(k, C.PlayerDeclaresClosedKong) and k.tile != tiles.BLANK for k in kongs)
     for kong in kongs:  # the table logs the owner's copy; a spectator is sent the other seats' one
         assert isinstance(kong, C.PlayerDeclaresClosedKong)
         hidden = C.PlayerDeclaresClosedKong(kong.id, tiles.BLANK, kong.discard).encode()
