@@ -144,10 +144,10 @@ class _Ending:
         )
 
     def check_winner(self, seat_text: str, rows: list[str], winner: int) -> None:
-        """The winner's seat is named with its wind (the replay writes its letter) and shows every figure: totals,
-        elements, each payer's doubles."""
+        """The winner's seat is named with its wind, spelt out as the payments spell it, and shows every figure:
+        totals, elements, each payer's doubles."""
         wind, name = seat_text.split(" — ")[:2]
-        assert wind in (self.wind[winner], self.wind[winner][0]) and name == self.names[winner], seat_text
+        assert wind == self.wind[winner] and name == self.names[winner], seat_text
         figures = self.figures[winner]
         owed = {name.split(":")[1]: value for name, value in figures if name.startswith("owes:")}
         for name, value in figures:

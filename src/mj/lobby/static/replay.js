@@ -34,12 +34,13 @@ function render() {
   const scores = new Scores();
   for (const shown of frames.slice(0, frame + 1)) scores.apply(shown.line);
   const players = current ? current.players : [];
+  const winds = new Map(players.map((p) => [p.id, WIND_NAMES['ESWN'.indexOf(p.wind)] || p.wind]));
   $('board').replaceChildren(...players.map((p) => {
     const div = document.createElement('div');
     div.className = 'seat';
     div.dataset.player = p.id;
     const rows = [
-      `${p.wind} — ${p.name} — score ${p.score}${p.hand_score === null ? '' : `, hand score ${p.hand_score}`}`,
+      `${winds.get(p.id)} — ${p.name} — score ${p.score}${p.hand_score === null ? '' : `, hand score ${p.hand_score}`}`,
       `Hand: ${(p.hand || []).join(' ')}`,
       p.shown ? `Shown: ${p.shown.join(' ')}` : '',
       p.melds.length ? `Sets: ${p.melds.map(meld).join(' | ')}` : '',
@@ -50,7 +51,6 @@ function render() {
     for (const text of rows.slice(1)) div.appendChild(tileRow(text, wild));
     return div;
   }));
-  const winds = new Map(players.map((p) => [p.id, WIND_NAMES['ESWN'.indexOf(p.wind)] || p.wind]));
   const payments = paymentRow(scores, (id) => winds.get(id) || `player ${id}`);
   if (payments) $('board').appendChild(payments);
 }
