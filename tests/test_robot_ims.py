@@ -71,9 +71,19 @@ def plan_after(strategy: IMSStrategy, view: SeatView, discard: str) -> int:
 
 def test_an_ims_table_is_played_by_the_ims_strategy_and_a_classical_one_by_the_generic_levels() -> None:
     robot = ByRules(3)
-    assert isinstance(robot._for(view_of("1B 2B 3B")), IMSStrategy)
+    assert isinstance(robot._for(view_of("1B 2B 3B", minimum_fan=2)), IMSStrategy)
     assert isinstance(robot._for(view_of("1B 2B 3B", rules=CLASSICAL)), LevelTwo)
-    assert not isinstance(ByRules(3, generic=True)._for(view_of("1B 2B 3B")), IMSStrategy)
+    assert not isinstance(ByRules(3, generic=True)._for(view_of("1B 2B 3B", minimum_fan=2)), IMSStrategy)
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_an_ims_table_asking_no_minimum_fan_is_played_by_the_generic_level(level: int) -> None:
+    # Any complete hand goes out there, and the generic race scored more than the IMS plans.
+    robot = ByRules(level)
+    assert robot._for(view_of("1B 2B 3B", minimum_fan=0)) is robot.generic
+    assert isinstance(robot._for(view_of("1B 2B 3B", minimum_fan=1)), IMSStrategy)
+    hand = "1B 2B 3B 5C 6C 9C 1D 1D 4D 7D EW RD WD 8B"
+    assert ByRules(level, seed=4).discard(view_of(hand)) == make_strategy(level, seed=4).discard(view_of(hand))
 
 
 def test_a_classical_table_gets_the_generic_levels_moves() -> None:
@@ -91,7 +101,8 @@ def test_level_one_sees_only_how_near_a_discard_leaves_the_hand_and_level_three_
     # Four discards leave the hand as near to going out; throwing EW keeps the most useful tiles.
     hand = "1B 2B 3B 4C 5C 6C 7D 8D 9D 5B 5B 6B 9C EW"
     picks = {
-        level: Counter(IMSStrategy(level, seed=s).discard(view_of(hand))[0] for s in range(40)) for level in LEVELS
+        level: Counter(IMSStrategy(level, seed=s).discard(view_of(hand, minimum_fan=1))[0] for s in range(40))
+        for level in LEVELS
     }
     assert set(picks[3]) == {parse("EW")}
     assert len(picks[1]) == 4

@@ -25,6 +25,10 @@ every bid by the points the hand is expected to bring:
 * the levels count the useful tiles as the generic levels do (:data:`mj.robot.levels.SLIP`:
   level 1 never, level 2 in half of its hands, level 3 always).
 
+Where the table asks no minimum fan (``MinimumFan=0``) the generic level plays it instead
+(:func:`races`, read by :mod:`mj.robot.systems`): any complete hand goes out there, and the
+generic race for speed was measured to score more than these plans.
+
 The fan each element brings is read from the rule system's own element table
 (:data:`mj.rules.ims.scoring.FAN_ELEMENTS`), never written here again. How the levels
 measure against each other and against the generic robot: docs/robot-tuning.md.
@@ -593,6 +597,13 @@ class IMSStrategy(LevelOne):
                 return exact
             return max(plan[0], 1), plan[1], plan[2]
         return plan
+
+
+def races(view: SeatView) -> bool:
+    """Whether the generic level plays this table instead: where no minimum fan is asked any complete hand
+    goes out, and there the generic levels' race for speed scored more than this strategy's plans
+    (docs/robot-tuning.md, the levels under IMS and Beijing)."""
+    return view.options[MINIMUM_FAN] == 0
 
 
 def make_ims_strategy(

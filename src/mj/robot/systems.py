@@ -5,7 +5,9 @@ after the connection), so :func:`make_strategy` gives a :class:`ByRules` that as
 seat view's rule system at each decision and hands it to that system's strategy, made
 on first use. A system with a strategy of its own names it in :data:`STRATEGIES` (the
 module and the factory, imported only when a table plays that system); the others,
-classical among them, are played by the generic levels of :mod:`mj.robot.levels`.
+classical among them, are played by the generic levels of :mod:`mj.robot.levels`. A
+system's module may also name a test of the table (``races``) under which the generic
+level plays it after all, where it was measured to play that table better.
 
 A replaced :class:`~mj.robot.levels.Defence` (``rules``: a variant of a level) reaches
 every strategy, but the rule systems' own read only its
@@ -25,16 +27,21 @@ from mj.robot.strategy import Claim, Declaration, KongMove, Strategy
 from mj.seatview import SeatView
 from mj.tiles import Tile
 
-#: Rule system name -> (module, factory taking level, personality and seed) of its own strategy.
+#: Rule system name -> (module, factory taking level, personality, seed and Defence, and the name of
+#: the module's test of a view saying the generic level plays that table, or "") of its own strategy.
 STRATEGIES: Final = {
-    "ims": ("mj.robot.ims", "make_ims_strategy"),
-    "beijing": ("mj.robot.beijing", "make_beijing_strategy"),
+    "ims": ("mj.robot.ims", "make_ims_strategy", "races"),
+    "beijing": ("mj.robot.beijing", "make_beijing_strategy", ""),
 }
 
 
 def plays_own_strategy(rules: str, generic: bool = False) -> bool:
     """Whether a robot plays the table of rule system ``rules`` with that system's own strategy, not a generic level."""
     return not generic and rules in STRATEGIES
+
+
+class _Races(Protocol):
+    def __call__(self, view: SeatView) -> bool: ...
 
 
 class _Factory(Protocol):
@@ -64,24 +71,29 @@ class ByRules:
         self.rules = rules
         self.generic = levels.make_strategy(level, personality, seed, rules)
         self._only_generic = generic
-        self._made: dict[str, Strategy] = {}
+        self._made: dict[str, tuple[Strategy, _Races | None]] = {}
         self._name = ""
-        self._current: Strategy = self.generic
+        self._own: Strategy | None = None
+        self._races: _Races | None = None
 
     def _for(self, view: SeatView) -> Strategy:
         name = view.rules.name
-        if name == self._name:
-            return self._current  # every decision but the first of a table
-        current = self.generic
-        if plays_own_strategy(name, self._only_generic):
-            current = self._made.get(name) or self._make(name)
-        self._name, self._current = name, current
-        return current
+        if name != self._name:  # the first decision of a table
+            own: tuple[Strategy | None, _Races | None] = (None, None)
+            if plays_own_strategy(name, self._only_generic):
+                own = self._made.get(name) or self._make(name)
+            self._name = name
+            self._own, self._races = own
+        if self._own is None or (self._races is not None and self._races(view)):
+            return self.generic
+        return self._own
 
-    def _make(self, name: str) -> Strategy:
-        module, attribute = STRATEGIES[name]
-        factory: _Factory = getattr(importlib.import_module(module), attribute)
-        made = self._made[name] = factory(self.level, self.personality, self.seed, self.rules)
+    def _make(self, name: str) -> tuple[Strategy, _Races | None]:
+        module_name, factory_name, races_name = STRATEGIES[name]
+        module = importlib.import_module(module_name)
+        factory: _Factory = getattr(module, factory_name)
+        races: _Races | None = getattr(module, races_name) if races_name else None
+        made = self._made[name] = (factory(self.level, self.personality, self.seed, self.rules), races)
         return made
 
     def declare_special(self, view: SeatView) -> Tile | None:
