@@ -30,7 +30,7 @@ from mj.hand.counting import HONOURS_START
 from mj.protocol import pmsg as P
 from mj.protocol.fields import ChowPosition
 from mj.robot import defence, evaluate
-from mj.robot.levels import SLIP, Defence, LevelTwo, defends_with
+from mj.robot.levels import SLIP, Defence, LevelTwo, system_defence
 from mj.robot.personality import Personality
 from mj.robot.strategy import Claim, ClaimKind, Strategy
 from mj.seatview import SeatView, chow_partners
@@ -69,8 +69,7 @@ class BeijingStrategy(LevelTwo):
     def __init__(
         self, level: int, personality: Personality | None = None, seed: int = 0, rules: Defence | None = None
     ) -> None:
-        own = defends_with(level, rules)
-        super().__init__(personality, seed, Defence(cost=own.cost, quiet=own.quiet, drop=own.drop), SLIP[level])
+        super().__init__(personality, seed, system_defence(level, rules), SLIP[level])
 
     # -- discards
 

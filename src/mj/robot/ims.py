@@ -46,7 +46,7 @@ from mj.melds import KongOrigin, Meld, MeldKind, chow, kong, pung
 from mj.protocol import pmsg as P
 from mj.protocol.fields import ChowPosition
 from mj.robot import defence, evaluate
-from mj.robot.levels import SLIP, Defence, LevelOne, defends_with
+from mj.robot.levels import SLIP, Defence, LevelOne, system_defence
 from mj.robot.personality import Personality
 from mj.robot.strategy import Claim, ClaimKind, Strategy
 from mj.rules.base import SeatHand, Win, WinSource
@@ -390,7 +390,7 @@ class IMSStrategy(LevelOne):
     ) -> None:
         super().__init__(personality, seed, SLIP[level])
         self.level = level
-        self.rules = defends_with(level, rules)
+        self.rules = system_defence(level, rules)
         #: Ready hands already scored: (melds, concealed, winning kind) -> points, for one hand.
         self._scored: dict[tuple[tuple[Meld, ...], tuple[Tile, ...], int], float] = {}
         self._scored_hand = -1

@@ -696,6 +696,13 @@ def defends_with(level: int, rules: Defence | None = None) -> Defence:
     return rules or own
 
 
+def system_defence(level: int, rules: Defence | None = None) -> Defence:
+    """What a rule system's own strategy defends with at ``level`` (:func:`defends_with`): the
+    :data:`SYSTEM_FIELDS` alone, every other field at its default."""
+    own = defends_with(level, rules)
+    return Defence(**{name: getattr(own, name) for name in SYSTEM_FIELDS})
+
+
 def defence_of(level: int) -> Defence:
     """The :class:`Defence` ``level`` plays with; level 1 (no defence) and unknown levels are a ValueError."""
     if level not in LEVELS:
