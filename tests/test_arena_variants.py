@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pickle
 import re
 from dataclasses import replace
 from pathlib import Path
@@ -75,6 +76,15 @@ def test_the_strategy_plays_the_replaced_defence() -> None:
     assert isinstance(strategy.generic, LevelTwo)
     assert strategy.generic.rules == replace(LEVEL_THREE, cost=2.0)
     assert strategy.generic.personality == Personality(chowness=(-1.0,))
+
+
+def test_a_variant_travels_to_the_worker_processes_and_plays_the_same_games_there() -> None:
+    # A specification reaches each worker process by pickle, its Defence with it (the compiled build too).
+    spec = parse_player("level=3,cost=1,major_pungs=0")
+    assert pickle.loads(pickle.dumps(spec)) == spec
+    players = ["level=3", str(spec), "level=2", "level=1"]
+    alone = arena.run(players, games=4, seed=7, jobs=1, options=SHORT)
+    assert arena.run(players, games=4, seed=7, jobs=2, options=SHORT).games == alone.games
 
 
 def test_a_variant_plays_a_different_game_from_its_level(tmp_path: Path) -> None:

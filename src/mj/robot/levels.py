@@ -366,6 +366,11 @@ class Defence:
     #: with ``prospect`` (0: every unseen copy alike).
     lure: float = 0.0
 
+    def __reduce__(self) -> tuple[type[Defence], tuple[float | bool, ...]]:
+        """Pickled as the call that makes it: compiled by mypyc, a frozen class cannot be restored field by
+        field, and a variant travels to ``mj arena``'s worker processes by pickle."""
+        return Defence, tuple(getattr(self, field.name) for field in dataclasses.fields(self))
+
 
 class LevelTwo(LevelOne):
     """:class:`LevelOne` with defence (:mod:`mj.robot.defence`) and doubling pungs.
