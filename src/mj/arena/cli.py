@@ -3,7 +3,8 @@
 Everything given is checked before the first game (players, options, option file,
 log directory); a mistake ends the command with one line on standard error and
 status 2, as argparse does for the options it checks itself. A game that cannot
-be finished (a robot or table fault) ends it with status 1.
+be finished (a robot or table fault, or a worker process that died playing it) ends
+it with one line naming the game and status 1.
 """
 
 from __future__ import annotations
