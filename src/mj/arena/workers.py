@@ -95,8 +95,8 @@ class _Worker:
 class Workers(Generic[_Result]):
     """``jobs`` worker processes playing games with ``play``, started on entering, stopped on leaving.
 
-    They are started on entering, so a caller that starts a thread afterwards (the
-    progress display) never has it copied into a forked worker.
+    All are started on entering, never later, so a thread the caller starts afterwards
+    (the progress display) is never copied into a forked worker.
     """
 
     def __init__(self, play: Callable[[GameSetup], _Result], jobs: int):
