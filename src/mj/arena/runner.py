@@ -155,11 +155,11 @@ def run(
     in the server's log format; ``rules`` names the rule system (:mod:`mj.rules.registry`).
     Everything is checked before the first game: :class:`SpecError` says what is wrong.
     """
-    specs = _specs(players, rules)
     try:
         registry.get(rules)
     except registry.RulesError as exc:
         raise SpecError(str(exc)) from None
+    specs = _specs(players, rules, options)
     if games < SEATS or games % SEATS:
         raise SpecError(f"games must be a positive multiple of {SEATS} (each seed is played in {SEATS} rotations)")
     if seed < 1:
@@ -189,14 +189,14 @@ def run(
     return ArenaResult(results, records, tuple(options), throughput, _differences(results, records))
 
 
-def _specs(players: Sequence[PlayerSpec | str], rules: str) -> tuple[PlayerSpec, ...]:
+def _specs(players: Sequence[PlayerSpec | str], rules: str, options: Sequence[OptionEntry]) -> tuple[PlayerSpec, ...]:
     if len(players) != SEATS:
         raise SpecError(f"a table takes {SEATS} players, not {len(players)}")
     specs = []
     for number, player in enumerate(players, start=1):
         try:
             spec = player if isinstance(player, PlayerSpec) else parse_player(player)
-            check_rules(spec, rules)
+            check_rules(spec, rules, options)
             specs.append(spec)
         except SpecError as exc:
             raise SpecError(f"player {number} ({player!r}): {exc}") from None
