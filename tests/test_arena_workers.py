@@ -79,16 +79,19 @@ def _failed_command(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
     return lines[0]
 
 
-@pytest.mark.parametrize(
-    ("play", "how"),
-    [(_killed_at_seed_1_rotation_1, "killed by SIGKILL"), (_exits_at_seed_1_rotation_1, "exit status 3")],
-)
+@pytest.mark.parametrize("play", [_killed_at_seed_1_rotation_1, _exits_at_seed_1_rotation_1])
 def test_a_worker_that_dies_ends_the_command_naming_its_game(
-    play: object, how: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    play: object, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.setattr(runner, "play_timed", play)
     error = _failed_command(["--games", "8", "--jobs", "2", *SHORT, *["level=1"] * 4], capsys)
-    assert error == f"mj arena: game failed: seed 1 rotation 1: the worker process given it died ({how})"
+    # Two games are in flight, one a worker: the one that died is among those named.
+    assert re.fullmatch(
+        r"mj arena: game failed: (seed 1 rotation 1: the worker process playing it died"
+        r"|(seed \d rotation \d or )?seed 1 rotation 1( or seed \d rotation \d)?: "
+        r"the worker process playing one of them died)",
+        error,
+    ), error
     assert multiprocessing.active_children() == [], "the other workers are stopped"
 
 
