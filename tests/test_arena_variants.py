@@ -16,6 +16,7 @@ from mj.cli import main
 from mj.robot.levels import DEFENCE_FIELDS, LEVEL_THREE, LEVEL_TWO, LevelTwo
 from mj.robot.personality import Personality
 from mj.robot.systems import ByRules
+from mj.rules import registry
 
 SHORT = arena.game_options(settings=["NumRounds=1"])
 
@@ -99,16 +100,23 @@ def test_a_variant_plays_a_different_game_from_its_level(tmp_path: Path) -> None
     assert logs[0] != logs[1]
 
 
+#: Short games that each rule system's own strategy plays (IMS gives tables without a minimum fan to the
+#: generic level; Beijing has no NumRounds, its games are played whole).
+OWN_STRATEGY_OPTIONS = {"ims": ["NumRounds=1", "MinimumFan=2"], "beijing": []}
+
+
 @pytest.mark.parametrize("rules", ["ims", "beijing"])
-def test_a_variant_is_refused_where_the_rules_have_a_strategy_of_their_own(
+def test_a_variant_is_refused_where_the_rules_own_strategy_plays(
     rules: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert main(["arena", "--rules", rules, "default", "level=3,hurry=0,cost=1", "default", "default"]) == 2
+    options = [word for setting in OWN_STRATEGY_OPTIONS[rules] for word in ("--option", setting)]
+    assert main(["arena", "--rules", rules, *options, "default", "level=3,hurry=0,cost=1", "default", "default"]) == 2
     captured = capsys.readouterr()
     assert captured.out == ""
     assert captured.err == (
-        f"mj arena: error: player 2 ('level=3,hurry=0,cost=1'): hurry: the {rules} rules' own strategy"
-        " reads only cost, quiet, drop of the Defence (generic=1 plays the generic level, which reads them all)\n"
+        f"mj arena: error: player 2 ('level=3,hurry=0,cost=1'): hurry: the {rules} rules' own strategy plays these"
+        " options and reads only cost, quiet, drop of the Defence (generic=1 plays the generic level, which reads"
+        " them all)\n"
     )
 
 
@@ -118,13 +126,29 @@ def test_a_variant_of_the_fields_a_rule_system_s_strategy_reads_plays_a_differen
 ) -> None:
     # As above, at a table of the rule system's own strategy: the cost reaches it, so a level 3
     # that folds at any risk plays other moves.
+    options = arena.game_options(settings=OWN_STRATEGY_OPTIONS[rules], rules=registry.get(rules))
     logs = []
     for fourth in ("level=3", "level=3,cost=1000,quiet=0"):
         spec = parse_player(fourth)
-        check_rules(spec, rules)
+        check_rules(spec, rules, options)
         log = tmp_path / f"{len(logs)}.log"
-        play(GameSetup(11, 0, (PlayerSpec(3), PlayerSpec(3), PlayerSpec(3), spec), SHORT, log, rules))
+        play(GameSetup(11, 0, (PlayerSpec(3), PlayerSpec(3), PlayerSpec(3), spec), options, log, rules))
         logs.append(log.read_bytes())
+    assert logs[0] != logs[1]
+
+
+def test_any_field_s_variant_plays_ims_where_the_generic_level_plays_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Without a minimum fan (MinimumFan=0, IMS's default) the generic level plays IMS, and reads
+    # every field of the Defence: a level 3 weighing the threat six times as much plays other moves.
+    logs = []
+    for fourth in ("level=3", "level=3,hurry=3"):
+        log_dir = tmp_path / str(len(logs))
+        argv = ["--rules", "ims", "--games", "4", "--seed", "11", "--jobs", "1", "--option", "NumRounds=1"]
+        assert main(["arena", *argv, "--log", str(log_dir), "level=3", "level=3", "level=3", fourth]) == 0
+        assert capsys.readouterr().err == ""
+        logs.append(b"".join((log_dir / f"seed11-rotation{r}.log").read_bytes() for r in range(4)))
     assert logs[0] != logs[1]
 
 

@@ -19,7 +19,7 @@ from mj.protocol import cmsg as C
 from mj.robot.ims import IMSStrategy, _Table
 from mj.robot.levels import LEVELS, LevelTwo, make_strategy
 from mj.robot.strategy import ClaimKind
-from mj.robot.systems import ByRules
+from mj.robot.systems import ByRules, own_strategy_plays
 from mj.rules.classical.rules import CLASSICAL
 from mj.rules.ims.rules import IMS
 from mj.rules.ruleset import Ruleset
@@ -84,6 +84,15 @@ def test_an_ims_table_asking_no_minimum_fan_is_played_by_the_generic_level(level
     assert isinstance(robot._for(view_of("1B 2B 3B", minimum_fan=1)), IMSStrategy)
     hand = "1B 2B 3B 5C 6C 9C 1D 1D 4D 7D EW RD WD 8B"
     assert ByRules(level, seed=4).discard(view_of(hand)) == make_strategy(level, seed=4).discard(view_of(hand))
+
+
+@pytest.mark.parametrize("minimum_fan", [0, 1, 2])
+def test_own_strategy_plays_says_which_strategy_a_robot_plays_a_table_with(minimum_fan: int) -> None:
+    # mj arena asks it before any game, to refuse variants the table's strategy would not read.
+    for view in (view_of("1B 2B 3B", minimum_fan=minimum_fan), view_of("1B 2B 3B", rules=CLASSICAL)):
+        for generic in (False, True):
+            plays_ims = isinstance(ByRules(3, generic=generic)._for(view), IMSStrategy)
+            assert own_strategy_plays(view, generic) == plays_ims
 
 
 def test_a_classical_table_gets_the_generic_levels_moves() -> None:

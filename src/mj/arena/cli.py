@@ -3,7 +3,8 @@
 Everything given is checked before the first game (players, options, option file,
 log directory); a mistake ends the command with one line on standard error and
 status 2, as argparse does for the options it checks itself. A game that cannot
-be finished (a robot or table fault) ends it with status 1.
+be finished (a robot or table fault, or a worker process that died playing it) ends
+it with one line naming the game and status 1.
 """
 
 from __future__ import annotations
@@ -35,8 +36,9 @@ EPILOG = textwrap.dedent(
       name=Cautious,level=3         name: the player's label in the report
       level=3,generic=1             the generic level even where the rules have a strategy of their own
       level=3,cost=1,hurry=0        a variant: fields of the level's Defence replaced (levels 2, 3, as
-                                    scripts/tournament.py --set; under {" or ".join(STRATEGIES)} only
-                                    {", ".join(SYSTEM_FIELDS)}, unless generic=1)
+                                    scripts/tournament.py --set; where the own strategy of {" or ".join(STRATEGIES)}
+                                    plays the options (not IMS at MinimumFan=0), only {", ".join(SYSTEM_FIELDS)},
+                                    unless generic=1)
       {DEFAULT_WORD}                       the default robot
     example: mj arena --games 40 --option NumRounds=1 level=1 level=2 level=3 level=1,chowness=-1
     """

@@ -8,9 +8,10 @@ A specification is ``KEY=VALUE`` pairs separated by commas, e.g.
 strategy of its own, :mod:`mj.robot.systems`, to measure what that strategy adds),
 ``name`` (the player's label in reports), and the fields of the level's
 :class:`~mj.robot.levels.Defence` (``level=3,cost=1,hurry=0``: a variant of levels 2
-and 3, read as ``scripts/tournament.py --set`` reads them). Under a rule system with a
-strategy of its own (``ims``, ``beijing``) that strategy reads only the Defence's
-``cost``, ``quiet`` and ``drop``, so there a variant of another field is refused
+and 3, read as ``scripts/tournament.py --set`` reads them). Where a rule system's own
+strategy plays the table (``ims`` and ``beijing`` have one; the system may hand tables of
+some options to the generic level) that strategy reads only the Defence's ``cost``,
+``quiet`` and ``drop``, so there a variant of another field is refused
 (:func:`check_rules`) unless it is ``generic=1``. A word without ``=`` continues the
 list of the option before it, so the lists ``mj-player`` takes are written as it
 takes them: ``chowness=0,-0.9,0.5,level=2``. ``default`` (or an empty word) is the
@@ -24,13 +25,17 @@ robot program accepts; the Defence fields are read by :func:`~mj.robot.levels.de
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field, fields
 from typing import Final
 
 from mj.robot.levels import DEFAULT_LEVEL, DEFENCE_FIELDS, SYSTEM_FIELDS, Defence, defence_of, defence_with
 from mj.robot.personality import Personality, PersonalityError, parse_personality
 from mj.robot.strategy import Strategy
-from mj.robot.systems import make_strategy, plays_own_strategy
+from mj.robot.systems import make_strategy, own_strategy_plays
+from mj.rules import registry
+from mj.rules.options import OptionEntry
+from mj.seatview import SeatView
 
 #: The strategy options whose value is a list, as ``mj-player`` takes them.
 LIST_KEYS: Final = ("chowness", "hiddenness", "majorness", "suitness")
@@ -132,14 +137,24 @@ def parse_player(text: str) -> PlayerSpec:
     return PlayerSpec(level, personality, name, generic, defence)
 
 
-def check_rules(spec: PlayerSpec, rules: str) -> None:
-    """Refuse a variant of a level (Defence fields) at tables of ``rules`` that it would not play differently at."""
+def check_rules(spec: PlayerSpec, rules: str, options: Sequence[OptionEntry] = ()) -> None:
+    """Refuse a variant of a level (Defence fields) at tables of ``rules`` and ``options`` that it would not play
+    differently at: those the rule system's own strategy plays (:func:`~mj.robot.systems.own_strategy_plays`)."""
     unread = [name for name in spec.changed_fields() if name not in SYSTEM_FIELDS]
-    if unread and plays_own_strategy(rules, spec.generic):
+    if unread and own_strategy_plays(_table_view(rules, options), spec.generic):
         raise SpecError(
-            f"{', '.join(unread)}: the {rules} rules' own strategy reads only {', '.join(SYSTEM_FIELDS)}"
-            " of the Defence (generic=1 plays the generic level, which reads them all)"
+            f"{', '.join(unread)}: the {rules} rules' own strategy plays these options and reads only"
+            f" {', '.join(SYSTEM_FIELDS)} of the Defence (generic=1 plays the generic level, which reads them all)"
         )
+
+
+def _table_view(rules: str, options: Sequence[OptionEntry]) -> SeatView:
+    """What a robot knows of an arena table before its first move: the rule system and the options."""
+    view = SeatView(rules=registry.get(rules))
+    for entry in options:
+        view.options.apply_entry(entry)
+    view.changed()
+    return view
 
 
 def _generic(text: str) -> bool:

@@ -11,13 +11,13 @@ same reason two players are compared by the difference of their per-seed means
 (:class:`Difference`): a paired comparison on the same deals from the same seats,
 far narrower than the two players' intervals side by side.
 
-Games run on ``jobs`` worker processes; their records are put back in seed and
-rotation order, so every figure is the same with any number of jobs.
+Games run on ``jobs`` worker processes (:mod:`mj.arena.workers`: one that dies ends
+the run naming its game); their records are put back in seed and rotation order, so
+every figure is the same with any number of jobs.
 """
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import statistics
 import time
@@ -32,6 +32,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from mj.arena.game import SEATS, GameRecord, GameSetup, play
 from mj.arena.players import PlayerSpec, SpecError, check_rules, parse_player
 from mj.arena.stats import Estimate, Figures, Totals, mean_ci
+from mj.arena.workers import Workers
 from mj.rules import registry
 from mj.rules.options import OptionEntry
 
@@ -154,11 +155,11 @@ def run(
     in the server's log format; ``rules`` names the rule system (:mod:`mj.rules.registry`).
     Everything is checked before the first game: :class:`SpecError` says what is wrong.
     """
-    specs = _specs(players, rules)
     try:
         registry.get(rules)
     except registry.RulesError as exc:
         raise SpecError(str(exc)) from None
+    specs = _specs(players, rules, options)
     if games < SEATS or games % SEATS:
         raise SpecError(f"games must be a positive multiple of {SEATS} (each seed is played in {SEATS} rotations)")
     if seed < 1:
@@ -188,14 +189,14 @@ def run(
     return ArenaResult(results, records, tuple(options), throughput, _differences(results, records))
 
 
-def _specs(players: Sequence[PlayerSpec | str], rules: str) -> tuple[PlayerSpec, ...]:
+def _specs(players: Sequence[PlayerSpec | str], rules: str, options: Sequence[OptionEntry]) -> tuple[PlayerSpec, ...]:
     if len(players) != SEATS:
         raise SpecError(f"a table takes {SEATS} players, not {len(players)}")
     specs = []
     for number, player in enumerate(players, start=1):
         try:
             spec = player if isinstance(player, PlayerSpec) else parse_player(player)
-            check_rules(spec, rules)
+            check_rules(spec, rules, options)
             specs.append(spec)
         except SpecError as exc:
             raise SpecError(f"player {number} ({player!r}): {exc}") from None
@@ -215,8 +216,8 @@ def _play_all(setups: Sequence[GameSetup], jobs: int, progress: bool) -> list[tu
         return _tracked(map(play_timed, setups), len(setups), progress)
     # The workers are started before the progress display starts its thread, so a
     # forking start method never copies a running thread.
-    with multiprocessing.get_context().Pool(jobs) as pool:
-        return _tracked(pool.imap_unordered(play_timed, setups), len(setups), progress)
+    with Workers(play_timed, jobs) as workers:
+        return _tracked(workers.results(setups), len(setups), progress)
 
 
 def _tracked(results: Iterator[tuple[GameRecord, float]], total: int, progress: bool) -> list[tuple[GameRecord, float]]:

@@ -12,8 +12,8 @@ level plays it after all, where it was measured to play that table better.
 A replaced :class:`~mj.robot.levels.Defence` (``rules``: a variant of a level) reaches
 every strategy, but the rule systems' own read only its
 :data:`~mj.robot.levels.SYSTEM_FIELDS` (the deal-in cost, when to weigh it, the drop per
-step): :func:`plays_own_strategy` says which tables those are, and ``mj arena`` refuses a
-variant of the other fields there unless it is ``generic``.
+step): :func:`own_strategy_plays` says which tables (rule system and options) those are,
+and ``mj arena`` refuses a variant of the other fields there unless it is ``generic``.
 """
 
 from __future__ import annotations
@@ -36,12 +36,29 @@ STRATEGIES: Final = {
 
 
 def plays_own_strategy(rules: str, generic: bool = False) -> bool:
-    """Whether a robot plays the table of rule system ``rules`` with that system's own strategy, not a generic level."""
+    """Whether a robot plays tables of rule system ``rules`` with that system's own strategy, not a generic level
+    (at every table of the system but those its test of the table, ``races``, hands to the generic level)."""
     return not generic and rules in STRATEGIES
+
+
+def own_strategy_plays(view: SeatView, generic: bool = False) -> bool:
+    """Whether a robot plays the table ``view`` sees (its rule system and options) with that system's own strategy:
+    :func:`plays_own_strategy`, unless the system's test of the table hands it to the generic level."""
+    if not plays_own_strategy(view.rules.name, generic):
+        return False
+    races = _races_of(view.rules.name)
+    return races is None or not races(view)
 
 
 class _Races(Protocol):
     def __call__(self, view: SeatView) -> bool: ...
+
+
+def _races_of(name: str) -> _Races | None:
+    """The test of a table under which the generic level plays system ``name`` after all (None: never)."""
+    module_name, _factory, races_name = STRATEGIES[name]
+    races: _Races | None = getattr(importlib.import_module(module_name), races_name) if races_name else None
+    return races
 
 
 class _Factory(Protocol):
@@ -89,11 +106,9 @@ class ByRules:
         return self._own
 
     def _make(self, name: str) -> tuple[Strategy, _Races | None]:
-        module_name, factory_name, races_name = STRATEGIES[name]
-        module = importlib.import_module(module_name)
-        factory: _Factory = getattr(module, factory_name)
-        races: _Races | None = getattr(module, races_name) if races_name else None
-        made = self._made[name] = (factory(self.level, self.personality, self.seed, self.rules), races)
+        module_name, factory_name, _ = STRATEGIES[name]
+        factory: _Factory = getattr(importlib.import_module(module_name), factory_name)
+        made = self._made[name] = (factory(self.level, self.personality, self.seed, self.rules), _races_of(name))
         return made
 
     def declare_special(self, view: SeatView) -> Tile | None:
