@@ -8,6 +8,7 @@ nothing to remove however the lobby ends, and only the lobby holds its ends.
 from __future__ import annotations
 
 import asyncio
+import functools
 import os
 import signal
 from collections.abc import Iterator
@@ -26,6 +27,7 @@ from mj.protocol import cmsg as C
 from mj.protocol import pmsg as P
 from mj.protocol.connect import EXTENDED_PROTOCOL_VERSION
 from mj.protocol.framing import LineDecoder, encode_line
+from mj.web.session import Session
 
 
 @pytest.fixture
@@ -111,3 +113,31 @@ def test_a_table_stopped_or_not_played_here_refuses_connections(store: Store) ->
             await tables.connect(row.id)
 
     asyncio.run(scenario())
+
+
+def test_a_seat_whose_connection_to_its_table_drops_rejoins_the_same_seat_through_the_lobby(store: Store) -> None:
+    async def scenario() -> tuple[int, int, str]:
+        tables = Tables(store)
+        row = _waiting_table(store)
+        runner = TableRunner(Recorder(store), row, store.start_game(row))
+        await runner.start(resume=False)
+        tables.runners[row.id] = runner
+        session = Session(f"lobby table {row.id}", "Ann", connect=functools.partial(tables.connect, row.id))
+        try:
+            assert await session.start(), session.detail
+            seated = session.view.my_id
+            (writer,) = runner._writers.values()  # the table's end of Ann's connection
+            writer.close()
+            deadline = asyncio.get_running_loop().time() + 10
+            while session.status != "connected" or len(runner._writers) != 1 or writer in runner._writers.values():
+                assert asyncio.get_running_loop().time() < deadline, session.status
+                await asyncio.sleep(0.05)
+            ann = next(p for p in runner.play.table.players if p.name == "Ann")
+            assert ann.connection is not None
+            return seated, ann.id, session.status
+        finally:
+            await session.close()
+            await tables.close()
+
+    seated, again, status = asyncio.run(scenario())
+    assert seated != 0 and again == seated and status == "connected"
