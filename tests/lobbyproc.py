@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import http.cookiejar
 import json
+import os
 import subprocess
 import sys
 import time
@@ -71,12 +72,13 @@ class Lobby:
 def start_lobby(tmp_path: Path) -> Iterator[Any]:
     started: list[subprocess.Popen[bytes]] = []
 
-    def start(db: str, *args: str) -> Lobby:
+    def start(db: str, *args: str, env: dict[str, str] | None = None) -> Lobby:
         output = tmp_path / f"lobby{len(started)}.out"
         out = output.open("wb+")
         process = subprocess.Popen(
             [sys.executable, "-m", "mj.cli", "lobby", "--http", "127.0.0.1:0", "--db", db, *args],
             stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, cwd=tmp_path,
+            env=None if env is None else {**os.environ, **env},
         )  # fmt: skip
         started.append(process)
         deadline = time.monotonic() + 30

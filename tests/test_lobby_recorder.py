@@ -75,11 +75,9 @@ def test_a_batch_that_cannot_be_stored_fails_its_table_alone_and_that_tables_lat
     assert [(m.seq, m.text) for m in store.moves(bad)] == [(0, "stored before")]
 
 
-def test_the_spectators_message_of_a_batch_is_encoded_once_for_all_who_have_seen_the_same(
-    store: Store, tmp_path: Path
-) -> None:
+def test_the_spectators_message_of_a_batch_is_encoded_once_for_all_who_have_seen_the_same(store: Store) -> None:
     row = store.create_table("classical", {}, 4, 1, 5, 0)
-    runner = TableRunner(Recorder(store), row, store.start_game(row), tmp_path / "table.sock")
+    runner = TableRunner(Recorder(store), row, store.start_game(row))
     runner.play.public.extend(["NewHand 1", "PlayerDiscards 1 3B", "PlayerDiscards 2 4B"])
     runner.published = 2
     assert runner.public_frame(2) is None

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import tempfile
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Final
@@ -34,8 +33,7 @@ class Lobby:
         lease: Lease | None = None,
     ) -> None:  # fmt: skip
         self.store = store
-        self._socket_dir = tempfile.TemporaryDirectory(prefix="mj-lobby-")
-        self.tables = Tables(store, Path(self._socket_dir.name), robot_delay, lease)
+        self.tables = Tables(store, robot_delay, lease)
         self.require_login = require_login
         self.accounts = Accounts(store)
         self.api = Api(store, self.tables, self.accounts, require_login)
@@ -63,7 +61,6 @@ class Lobby:
         await self.fanout.close()
         await self.gateway.close()
         await self.tables.close()
-        self._socket_dir.cleanup()
 
 
 def _page(name: str) -> Callable[[web.Request], Awaitable[web.StreamResponse]]:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 from typing import Any, Final
 
@@ -89,7 +90,7 @@ class Live:
         name = self._speaker(request, data)
         who = self.accounts.who(request.cookies.get(COOKIE))
         try:
-            session = await self.gateway.sit(runner, name, who)
+            session = await self.gateway.sit(runner, name, who, functools.partial(self.tables.connect, runner.row.id))
         except SeatError as exc:
             raise error(web.HTTPConflict, str(exc)) from None
         return web.json_response({"token": session.token, "page": f"{PAGE}?session={session.token}", "name": name})

@@ -1,10 +1,13 @@
-"""One lobby table at work: its play driven in the event loop, stored batch by batch, served on a socket.
+"""One lobby table at work: its play driven in the event loop, stored batch by batch, served to connections.
 
-People reach the table as any client reaches ``mj-server``: over a Unix socket of
-the table's own, so the browser gateway's sessions (:class:`mj.web.session.Session`)
-seat them unchanged. Robots' answers are handed to the table :data:`STEP` at a time,
-then the batch is stored and what it sent people goes out: a table of robots plays
-at full speed, yielding to the rest of the lobby between batches.
+People reach the table as any client reaches ``mj-server``: over a connected pair
+of Unix sockets (:meth:`TableRunner.connect`), so the browser gateway's sessions
+(:class:`mj.web.session.Session`) seat them unchanged. The pair has no name in any
+namespace: nobody else on the machine can connect, and nothing is left to remove
+however the lobby ends (a socket file would outlive ``kill -9``). Robots' answers
+are handed to the table :data:`STEP` at a time, then the batch is stored and what
+it sent people goes out: a table of robots plays at full speed, yielding to the
+rest of the lobby between batches.
 """
 
 from __future__ import annotations
@@ -12,10 +15,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import socket
 import sys
 from collections import deque
 from collections.abc import Hashable
-from pathlib import Path
 from typing import Final
 
 from mj.arena.options import game_options
@@ -62,22 +65,22 @@ def robot_seeds(row: LobbyTable) -> dict[int, tuple[str, int]]:
 class TableRunner:
     """A table's play in the event loop."""
 
-    def __init__(
-        self, recorder: Recorder, row: LobbyTable, game: GameRecord, socket_path: Path, robot_delay: float = 0.0
-    ) -> None:
+    def __init__(self, recorder: Recorder, row: LobbyTable, game: GameRecord, robot_delay: float = 0.0) -> None:
         self.recorder = recorder
         self.store = recorder.store
         #: Seconds between robots' moves (0: full speed), to watch robots play.
         self.robot_delay = robot_delay
         self.row = row
         self.game = game
-        self.socket_path = socket_path
         self.play = TablePlay(table_setup(row))
         self._writers: dict[int, asyncio.StreamWriter] = {}
         self._next_connection = max(10, row.robots + 1)
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
-        self._server: asyncio.Server | None = None
+        #: Whether :meth:`connect` lets people in (from start until the game ends or the table stops).
+        self._serving = False
+        #: The tasks reading people's connections (kept: the event loop holds tasks weakly).
+        self._readers: set[asyncio.Task[None]] = set()
         self._timer: asyncio.TimerHandle | None = None
         self._timer_key: Hashable | None = None
         #: Batches handed to the store and not yet stored, oldest first.
@@ -119,9 +122,29 @@ class TableRunner:
                 self.play.add_robot(connection, name, seed)
         self.flush()
         if not self.finished:
-            self.socket_path.unlink(missing_ok=True)
-            self._server = await asyncio.start_unix_server(self._serve, path=str(self.socket_path))
+            self._serving = True
             self._task = asyncio.create_task(self._run())
+
+    async def connect(self) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+        """A new connection to the table, as a client's to ``mj-server``: the client's end of it.
+
+        Refused (:class:`ConnectionRefusedError`) once the game is over or the table stopped,
+        as a server's socket that is gone refuses.
+        """
+        if not self._serving:
+            raise ConnectionRefusedError(f"table {self.row.id} is not played here")
+        ours, theirs = socket.socketpair()
+        try:
+            reader, writer = await asyncio.open_connection(sock=ours)
+            client = await asyncio.open_connection(sock=theirs)
+        except BaseException:
+            ours.close()
+            theirs.close()
+            raise
+        task = asyncio.create_task(self._serve(reader, writer))
+        self._readers.add(task)
+        task.add_done_callback(self._readers.discard)
+        return client
 
     async def stop(self) -> None:
         await self.drain()
@@ -129,15 +152,13 @@ class TableRunner:
             self._timer.cancel()
         for handle in self._absent.values():
             handle.cancel()
-        if self._server is not None:
-            self._server.close()
+        self._serving = False
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
         for writer in list(self._writers.values()):
             writer.close()
-        self.socket_path.unlink(missing_ok=True)
 
     async def _run(self) -> None:
         try:
@@ -155,8 +176,7 @@ class TableRunner:
             self.error = f"{type(exc).__name__}: {exc}"
             raise
         finally:
-            if self._server is not None:
-                self._server.close()
+            self._serving = False
 
     def flush(self) -> None:
         """Have what happened stored; once it is, send people what it caused (:meth:`_stored`).
@@ -204,8 +224,7 @@ class TableRunner:
     def _stop_playing(self) -> None:
         if self._task is not None:
             self._task.cancel()
-        if self._server is not None:
-            self._server.close()
+        self._serving = False
         for writer in self._writers.values():
             writer.close()
 

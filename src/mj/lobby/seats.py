@@ -1,10 +1,11 @@
 """People's seats at lobby tables, through the browser gateway of ``xmj`` (:mod:`mj.web`).
 
-A seat is an ordinary gateway session whose game server is the table's own socket:
-the xmj page shows it, reconnects to it after a reload (the session's token) and
-rejoins the table by player id if the connection drops, exactly as for ``xmj``.
-Only the lobby chooses where a session connects: browsers cannot name servers or
-start local games here.
+A seat is an ordinary gateway session whose game server is the table itself, over
+a connection the lobby makes (:meth:`mj.lobby.tables.Tables.connect`): the xmj page
+shows it, reconnects to it after a reload (the session's token) and rejoins the
+table by player id if the connection drops, exactly as for ``xmj``. Only the lobby
+chooses where a session connects: browsers cannot name servers or start local
+games here.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from mj.lobby.accounts import Who
 from mj.lobby.runner import TableRunner
 from mj.web.app import Gateway, GatewayConfig, RequestError
 from mj.web.hosts import HostPolicy
-from mj.web.session import Session
+from mj.web.session import Connector, Session
 
 Json = dict[str, Any]
 #: The page that shows a seat (xmj's own page).
@@ -45,8 +46,9 @@ class LobbyGateway(Gateway):
     async def _refused(self, _ws: web.WebSocketResponse, _d: Json, _s: Session | None, _a: list[Session]) -> None:
         raise RequestError("take a seat from the lobby's page")
 
-    async def sit(self, runner: TableRunner, name: str, who: Who | None) -> Session:
-        """A seat for ``name`` at the table (a free one, or theirs again); :class:`SeatError` if none."""
+    async def sit(self, runner: TableRunner, name: str, who: Who | None, connect: Connector) -> Session:
+        """A seat for ``name`` at the table (a free one, or theirs again), reached through ``connect``;
+        :class:`SeatError` if none."""
         if runner.finished:
             raise SeatError("this table's game is over")
         players = runner.play.table.players
@@ -61,6 +63,6 @@ class LobbyGateway(Gateway):
         if who is not None:
             runner.play.accounts[name] = who.id
         try:
-            return await self.join(str(runner.socket_path), name)
+            return await self.join(f"lobby table {runner.row.id}", name, connect=connect)
         except RequestError as exc:
             raise SeatError(str(exc)) from None

@@ -9,7 +9,6 @@ import secrets
 import socket
 import sys
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, Final
 
 from mj.arena.options import game_options
@@ -90,10 +89,9 @@ def _number(data: Json, key: str, default: int, low: int, high: int) -> int:
 class Tables:
     """Every table this lobby process plays, by id: those it holds the lease of (docs/lobby-scaling.md)."""
 
-    def __init__(self, store: Store, socket_dir: Path, robot_delay: float = 0.0, lease: Lease | None = None) -> None:
+    def __init__(self, store: Store, robot_delay: float = 0.0, lease: Lease | None = None) -> None:
         self.store = store
         self.robot_delay = robot_delay
-        self.socket_dir = socket_dir
         self.lease = Lease(DEFAULT_PROCESS) if lease is None else lease
         self.recorder = Recorder(store)
         self.runners: dict[int, TableRunner] = {}
@@ -144,10 +142,18 @@ class Tables:
         game = self.store.game_of_table(row.id) if resume else None
         if game is None:
             game = self.store.start_game(row)
-        runner = TableRunner(self.recorder, row, game, self.socket_dir / f"table-{row.id}.sock", self.robot_delay)
+        runner = TableRunner(self.recorder, row, game, self.robot_delay)
         self.runners[row.id] = runner
         await runner.start(resume=resume)
         return runner
+
+    async def connect(self, table: int) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+        """A connection to table ``table`` as this process plays it now: a seat's session that
+        rejoins after a lost connection reaches the table even if it was started again here."""
+        runner = self.runners.get(table)
+        if runner is None:
+            raise ConnectionRefusedError(f"table {table} is not played here")
+        return await runner.connect()
 
     async def close(self) -> None:
         if self._keeper is not None:

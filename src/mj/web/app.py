@@ -45,7 +45,7 @@ from mj.rules.ruleset import Ruleset
 from mj.server.address import Address, TcpAddress, UnixAddress
 from mj.web.dialogs import ActionError
 from mj.web.hosts import LOOPBACK_ONLY, HostPolicy
-from mj.web.session import Session
+from mj.web.session import Connector, Session
 
 STATIC: Final = Path(__file__).parent / "static"
 #: A session nobody has looked at for this long leaves its game (the server sees a disconnection).
@@ -118,9 +118,10 @@ class Gateway:
 
     # ------------------------------------------------------------------ sessions
 
-    async def join(self, target: str, name: str, player_id: int = 0) -> Session:
-        """A seat at ``target``; :class:`RequestError` if the server refuses or cannot be reached."""
-        session = Session(target, name, player_id, rules=self.config.rules)
+    async def join(self, target: str, name: str, player_id: int = 0, connect: Connector | None = None) -> Session:
+        """A seat at ``target`` (reached through ``connect`` if given); :class:`RequestError` if the
+        server refuses or cannot be reached."""
+        session = Session(target, name, player_id, rules=self.config.rules, connect=connect)
         if not await session.start():
             await session.close()
             raise RequestError(session.detail or "could not join the game")

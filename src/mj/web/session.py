@@ -19,7 +19,7 @@ import contextlib
 import json
 import secrets
 import time
-from collections.abc import Callable, Hashable
+from collections.abc import Awaitable, Callable, Hashable
 from typing import Any, Final
 
 from aiohttp import web
@@ -43,16 +43,21 @@ CONNECT_SECONDS: Final = 10.0
 _REMEMBERED: Final = 256
 
 Json = dict[str, Any]
+#: Opens a connection to the game server another way than by its address (the lobby's tables).
+Connector = Callable[[], Awaitable[tuple[asyncio.StreamReader, asyncio.StreamWriter]]]
 
 
 class Session:
     """One seat at one game server, driven by the person's browsers."""
 
     def __init__(
-        self, target: str, name: str, player_id: int = 0, password: str | None = None, rules: Ruleset | None = None
-    ) -> None:
+        self, target: str, name: str, player_id: int = 0, password: str | None = None, rules: Ruleset | None = None,
+        connect: Connector | None = None,
+    ) -> None:  # fmt: skip
         self.token = secrets.token_urlsafe(18)
+        #: The server's address, or (with ``connect``) only what the person is shown of where they play.
         self.target = target
+        self._connect = connect
         self.name = name
         self.password = password
         #: The table's rule system, which decides the moves offered.
@@ -99,8 +104,9 @@ class Session:
         return self.status == "connected"
 
     async def _open(self) -> None:
-        where = split_address(self.target)
-        if isinstance(where, str):
+        if self._connect is not None:
+            reader, writer = await self._connect()
+        elif isinstance(where := split_address(self.target), str):
             reader, writer = await asyncio.open_unix_connection(where)
         else:
             reader, writer = await asyncio.open_connection(*where)
