@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 
 from mj import compiled, original
+from mj.lobby.store import Store
 from mj.server.robotgame import kill
 
 ORIGINAL_SERVER = original.SERVER
@@ -153,3 +154,13 @@ def artifacts() -> Path:
 # A throwaway PostgreSQL (skipped without it, failing under MJ_REQUIRE_POSTGRES=1) and the lobby as a program.
 from lobbyproc import start_lobby  # noqa: E402, F401
 from pgserver import database_url, postgres_server  # noqa: E402, F401
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Iterator[Store]:
+    """A lobby store on SQLite in the test's folder (tests of one table's play, where the database does not matter)."""
+    opened = Store(f"sqlite:///{tmp_path}/lobby.db")
+    try:
+        yield opened
+    finally:
+        opened.close()

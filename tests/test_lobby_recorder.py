@@ -6,25 +6,13 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Iterator
-from pathlib import Path
 
-import pytest
 from sqlalchemy import event
 from sqlalchemy.exc import IntegrityError
 
 from mj.lobby.recorder import Recorder
 from mj.lobby.runner import TableRunner
 from mj.lobby.store import Batch, Store
-
-
-@pytest.fixture
-def store(tmp_path: Path) -> Iterator[Store]:
-    opened = Store(f"sqlite:///{tmp_path}/lobby.db")
-    try:
-        yield opened
-    finally:
-        opened.close()
 
 
 def _game(store: Store) -> int:

@@ -11,7 +11,6 @@ import asyncio
 import functools
 import os
 import signal
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -28,15 +27,6 @@ from mj.protocol import pmsg as P
 from mj.protocol.connect import EXTENDED_PROTOCOL_VERSION
 from mj.protocol.framing import LineDecoder, encode_line
 from mj.web.session import Session
-
-
-@pytest.fixture
-def store(tmp_path: Path) -> Iterator[Store]:
-    opened = Store(f"sqlite:///{tmp_path}/lobby.db")
-    try:
-        yield opened
-    finally:
-        opened.close()
 
 
 def _left_in(folder: Path) -> list[str]:
