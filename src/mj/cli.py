@@ -6,6 +6,7 @@ import argparse
 import functools
 import sys
 from pathlib import Path
+from typing import Final
 
 from mj import bench, compiled
 from mj.arena import cli as arena_cli
@@ -14,6 +15,9 @@ from mj.lobby import cli as lobby_cli
 from mj.narrate import Narrator
 from mj.replay import ReplayError, read_entries, replay
 from mj.web import cli as xmj
+
+#: The exit status of a command ended by Ctrl-C.
+INTERRUPTED: Final = 130
 
 
 def _replay(args: argparse.Namespace) -> int:
@@ -87,7 +91,12 @@ def main(argv: list[str] | None = None) -> int:
     pp.add_argument("xmj_args", nargs=argparse.REMAINDER, help="xmj's options")
     pp.set_defaults(run=_play)
     args = parser.parse_args(argv)
-    return int(args.run(args))
+    try:
+        return int(args.run(args))
+    except KeyboardInterrupt:
+        # Ctrl-C ends a long run (arena, bench, replay) as a shell expects: one line, status 128 + SIGINT.
+        print(f"mj {args.command}: interrupted", file=sys.stderr)
+        return INTERRUPTED
 
 
 if __name__ == "__main__":
