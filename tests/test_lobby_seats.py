@@ -44,7 +44,8 @@ def test_a_guest_sits_at_a_table_with_three_robots_and_plays_a_hand_through_the_
     assert described["status"] == "playing"
     assert sorted(s["name"] for s in described["seats"]) == ["Ann", "Robot1", "Robot2", "Robot3"]
     record = lobby.get(f"/api/games/{described['game']}")
-    assert len(record["hands"]) >= 1 and record["hands"][0]["settlement"] is not None
+    # The table's wall is random: a hand may wash out (no settlement) before the one Ann saw settled.
+    assert any(hand["settlement"] is not None for hand in record["hands"])
     assert next(p for p in record["players"] if not p["robot"])["name"] == "Ann"
     # Ann's seat is taken while she sits there; no fifth player fits
     assert lobby.browser().call("POST", f"/api/tables/{table}/sit", {"name": "Ann"})[0] == 409
