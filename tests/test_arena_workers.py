@@ -9,7 +9,6 @@ defect these tests guard against) fails the test instead of hanging the suite.
 
 from __future__ import annotations
 
-import contextlib
 import multiprocessing
 import os
 import re
@@ -18,7 +17,6 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
-from pathlib import Path
 from types import FrameType
 
 import pytest
@@ -30,6 +28,7 @@ from mj.arena.players import PlayerSpec
 from mj.arena.runner import play_timed
 from mj.arena.workers import WorkerError
 from mj.cli import main
+from procs import children_of, group_members
 
 SHORT = ["--option", "NumRounds=1"]
 #: Seconds a test may take before the alarm fails it (its games take a second or two).
@@ -154,29 +153,15 @@ def test_the_progress_display_counts_the_games_the_workers_play() -> None:
     assert shown.players == alone.players
 
 
-def _children(pid: int) -> list[int]:
-    return [int(child) for child in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
-
-
-def _group_members(group: int) -> list[int]:
-    members = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            with contextlib.suppress(OSError, IndexError):
-                if int((entry / "stat").read_text().rpartition(")")[2].split()[2]) == group:
-                    members.append(int(entry.name))
-    return members
-
-
 def test_ctrl_c_ends_a_run_on_workers_with_one_line_and_status_130() -> None:
     command = [sys.executable, "-m", "mj.cli", "arena", "--games", "400", "--jobs", "2", *SHORT, *["level=1"] * 4]
     run = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
     try:
-        while len(_children(run.pid)) < 2 and run.poll() is None:
+        while len(children_of(run.pid)) < 2 and run.poll() is None:
             time.sleep(0.05)
         os.killpg(run.pid, signal.SIGINT)  # as a terminal sends Ctrl-C: to the whole group
         out, err = run.communicate(timeout=PATIENCE)
     finally:
         run.kill()
     assert (run.returncode, out, err) == (130, "", "mj arena: interrupted\n")
-    assert _group_members(run.pid) == [], "the workers ended with the run"
+    assert group_members(run.pid) == [], "the workers ended with the run"

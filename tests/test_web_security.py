@@ -14,24 +14,9 @@ import aiohttp
 import pytest
 
 from mj.web.hosts import HostPolicy, host_name
+from procs import children_of
 from test_input_files import CORRUPT_SAVES, save_text
 from test_web import Xmj, browser_tab, run, running_xmj
-
-
-def children_of(pid: int) -> list[int]:
-    """The processes whose parent is ``pid`` (from /proc)."""
-    found = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            stat = Path(f"/proc/{entry}/stat").read_text()
-        except OSError:
-            continue
-        fields = stat.rpartition(")")[2].split()
-        if int(fields[1]) == pid and fields[0] != "Z":
-            found.append(int(entry))
-    return found
 
 
 def wait_for(test: object, timeout: float = 20.0) -> bool:
