@@ -29,6 +29,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, fields
 from typing import Final
 
+from mj.protocol import cmsg as C
 from mj.robot.levels import DEFAULT_LEVEL, DEFENCE_FIELDS, SYSTEM_FIELDS, Defence, defence_of, defence_with
 from mj.robot.personality import Personality, PersonalityError, parse_personality
 from mj.robot.strategy import Strategy
@@ -149,11 +150,11 @@ def check_rules(spec: PlayerSpec, rules: str, options: Sequence[OptionEntry] = (
 
 
 def _table_view(rules: str, options: Sequence[OptionEntry]) -> SeatView:
-    """What a robot knows of an arena table before its first move: the rule system and the options."""
+    """What a robot knows of an arena table before its first move: the rule system, and the options as the
+    server reports them."""
     view = SeatView(rules=registry.get(rules))
     for entry in options:
-        view.options.apply_entry(entry)
-    view.changed()
+        view.apply(C.GameOption(0, entry))
     return view
 
 
