@@ -372,7 +372,7 @@ def test_options_become_table_settings(tmp_path: Path) -> None:
         *["--disconnect-penalties", "10,20", "--end-on-disconnect", "--exit-on-disconnect", "--save-on-exit"],
         *["--option-file", str(options), "--wallfile", str(wall), "--no-id-required", "--no-manager"],
         *["--auth-basic", "1:secret", "--auth-basic", "2:", "--debug", "--hand-history"],
-        *["--no-special-scores", "--nohist"],
+        *["--no-special-scores", "--nohist", "--original-quirks"],
     ]
     settings = cli.build_settings(cli.build_parser().parse_args(arguments))
     assert [(e.name, e.value) for e in settings.option_entries] == [("Flowers", 0), ("NumRounds", 2)]
@@ -381,7 +381,7 @@ def test_options_become_table_settings(tmp_path: Path) -> None:
         **{"timeout": 3, "pause": 5, "seed": 42, "random_seats": True, "id_order_seats": True},
         **{"disconnect_penalties": (10, 20, 0), "end_on_disconnect": True, "exit_on_disconnect": True},
         **{"save_on_exit": True, "no_id_required": True, "no_manager": True, "auth_basic": {1: "secret", 2: ""}},
-        **{"debug": True, "hand_history": True, "special_scores": False, "nohist": True},
+        **{"debug": True, "hand_history": True, "special_scores": False, "nohist": True, "original_quirks": True},
     }
     assert {name: getattr(settings, name) for name in expected} == expected
     assert cli.build_settings(cli.build_parser().parse_args([])).seed > 0, "no seed: from the clock"

@@ -130,6 +130,8 @@ def build_parser() -> argparse.ArgumentParser:
     add("--no-special-scores", action="store_true", help="flowers and seasons score nothing")
     add("--seed", type=_natural, default=0, metavar="N", help="random seed (0 = from the clock)")
     add("--wallfile", type=Path, metavar="FILE", help="use this wall for every hand (testing)")
+    add("--original-quirks", action="store_true",
+        help="reproduce mj-server 1.11's faults, to compare the servers (blank first --wallfile hand)")  # fmt: skip
     add("--nohist", action="store_true", help="keep no hand history (no resumption in mid-hand)")
     add("--http", metavar="HOST:PORT", help="also serve the browser client (HTTP and WebSocket) on HOST:PORT")
     add("--rules", default=registry.DEFAULT_NAME, metavar="NAME",
@@ -273,6 +275,7 @@ def build_settings(args: argparse.Namespace, rules: Ruleset = registry.DEFAULT) 
         hand_history=args.hand_history,
         pause=args.pause,
         rules=rules,
+        original_quirks=args.original_quirks,
     )
 
 

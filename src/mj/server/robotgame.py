@@ -40,6 +40,8 @@ class GameRun:
     #: The server's standard output (the ``OK`` line, final scores).
     stdout: str
     log: bytes
+    #: The robots were still playing at the deadline (a game that never ends, or a slow one).
+    unfinished: bool = False
 
 
 def kill(process: subprocess.Popen[bytes]) -> None:
@@ -98,7 +100,7 @@ def play_robot_game(
     out_path = workdir / "server.out"
     err_path = workdir / "server.err"
 
-    def result(ok: bool, message: str) -> GameRun:
+    def result(ok: bool, message: str, unfinished: bool = False) -> GameRun:
         for process in processes:
             kill(process)
         server = processes[0].returncode if processes else None
@@ -107,7 +109,7 @@ def play_robot_game(
         if not ok:
             err = err_path.read_bytes().decode(errors="replace").strip() if err_path.exists() else ""
             message += f" (server stderr: {err[-500:]!r})" if err else ""
-        return GameRun(ok, message, time.monotonic() - start, server, stdout, log)
+        return GameRun(ok, message, time.monotonic() - start, server, stdout, log, unfinished)
 
     try:
         with out_path.open("wb") as out, err_path.open("wb") as err:
@@ -143,7 +145,8 @@ def play_robot_game(
             try:
                 status = robot.wait(timeout=max(0.0, deadline - time.monotonic()))
             except subprocess.TimeoutExpired:
-                return result(False, f"no end of game after {timeout:.0f} s ({names[number - 1]} still playing)")
+                message = f"no end of game after {timeout:.0f} s ({names[number - 1]} still playing)"
+                return result(False, message, unfinished=True)
             if status != 0:
                 return result(False, f"{names[number - 1]} exited with status {status}")
         try:

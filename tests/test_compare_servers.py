@@ -1,0 +1,81 @@
+"""scripts/compare_servers.py: the same robot games on the original server and on ours, stacked walls included."""
+
+from __future__ import annotations
+
+import importlib.util
+import random
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from conftest import require_original
+from mj import tiles
+from mj.hand.counting import counts
+from mj.hand.distance import shanten
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="module")
+def compare() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("compare_servers", ROOT / "scripts" / "compare_servers.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["compare_servers"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def dealt(wall: list[tiles.Tile], seat: int) -> list[tiles.Tile]:
+    """The 13 tiles the deal of §12.3 gives ``seat`` (0 = East) from a wall file."""
+    places = [*range(4 * seat, 4 * seat + 4), *range(16 + 4 * seat, 20 + 4 * seat)]
+    places += [*range(32 + 4 * seat, 36 + 4 * seat), 48 + seat]
+    return [wall[p] for p in places]
+
+
+@pytest.mark.parametrize("flowers", [True, False])
+def test_a_stacked_wall_is_the_whole_tile_set_and_the_same_for_the_same_seed(
+    compare: ModuleType, flowers: bool
+) -> None:
+    for seed in range(1, 60):
+        wall = compare.stacked_wall(seed, flowers)
+        assert tiles.wall_problem(wall, flowers) is None, seed
+        assert wall == compare.stacked_wall(seed, flowers)
+    assert compare.stacked_wall(1, flowers) != compare.stacked_wall(2, flowers)
+
+
+def test_a_stacked_deal_is_far_nearer_ready_than_a_shuffled_one(compare: ModuleType) -> None:
+    """Steps from ready of a standard hand (the thirteen orphans and the nine gates count as far)."""
+
+    def steps(wall: list[tiles.Tile]) -> list[int]:
+        hands = [[t for t in dealt(wall, seat) if not tiles.is_special(t)] for seat in range(4)]
+        return [shanten(counts(hand)) + (13 - len(hand)) for hand in hands]
+
+    rng = random.Random(7)
+    stacked = [s for seed in range(1, 101) for s in steps(compare.stacked_wall(seed, True))]
+    shuffled = [s for _ in range(100) for s in steps(rng.sample(tiles.full_set(True), 144))]
+    assert sum(s <= 3 for s in stacked) >= 0.9 * len(stacked)
+    assert sum(s <= 3 for s in shuffled) <= 0.25 * len(shuffled)
+
+
+def test_the_rare_hands_are_stacked_too(compare: ModuleType) -> None:
+    orphans = set(compare.ORPHANS)
+    thirteen = 0
+    for seed in range(1, 201):
+        wall = compare.stacked_wall(seed, False)
+        thirteen += sum(len(set(dealt(wall, seat)) & orphans) >= 10 for seat in range(4))
+    assert thirteen >= 5
+
+
+def test_stacked_games_are_the_same_on_both_servers_even_one_that_never_ends(
+    compare: ModuleType, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Seed 4's wall washes out again and again after a few hands: it is compared over the hands both played."""
+    require_original()
+    assert compare.main(["--seeds", "4,9-11", "--stacked", "--jobs", "2", "--timeout", "8"]) == 0
+    out = capsys.readouterr().out
+    assert "seed 9: identical (" in out and "seed 11: identical (" in out
+    assert "seed 4: identical over " in out and "neither game ended in 8 s" in out
+    assert "4/4 games identical" in out
