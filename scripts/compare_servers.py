@@ -189,9 +189,12 @@ def compare_seed(seed: int, args: argparse.Namespace) -> Outcome:
     ours = play(ours_command, seed, ours_address, args, keep / f"seed{seed}-ours.log" if keep else None)
     original_log, ours_log = parse_log(original.log.decode(ENCODING)), parse_log(ours.log.decode(ENCODING))
     if args.stacked and original.unfinished and ours.unfinished:
+        if first_difference(original_log, ours_log) is None:
+            report = f"identical, but neither game ended in {args.timeout:.0f} s (the robots stalled alike)"
+            return Outcome(seed, True, report, original, ours)
         hands = min(_hands_started(original_log), _hands_started(ours_log)) - 1
         difference = first_difference(_before_hand(original_log, hands + 1), _before_hand(ours_log, hands + 1))
-        if difference is None and hands >= 2:
+        if difference is None and hands >= 1:
             report = f"identical over {hands} hands; neither game ended in {args.timeout:.0f} s"
             return Outcome(seed, True, report + " (a hand dealt again and again)", original, ours)
         if difference is None:

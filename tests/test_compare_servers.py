@@ -79,3 +79,24 @@ def test_stacked_games_are_the_same_on_both_servers_even_one_that_never_ends(
     assert "seed 9: identical (" in out and "seed 11: identical (" in out
     assert "seed 4: identical over " in out and "neither game ended in 8 s" in out
     assert "4/4 games identical" in out
+
+
+def test_the_blank_first_hand_is_settled_as_the_original_settles_it_when_the_discarder_pays_double(
+    compare: ModuleType, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """East's blank Heaven's Blessing counts as won on a discard nobody supplied: DiscDoubles doubles nobody."""
+    require_original()
+    options = ROOT / "tests" / "data" / "options" / "settlement-variants-1round.opt"
+    assert compare.main(["--seeds", "171-172", "--stacked", "--jobs", "2", "--option-file", str(options)]) == 0
+    assert "2/2 games identical" in capsys.readouterr().out
+
+
+def test_a_game_where_an_original_robot_stalls_is_the_same_stall_on_both_servers(
+    compare: ModuleType, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Seed 116's hand 2 deals an original robot the thirteen orphans, which it declares wrongly and then waits."""
+    require_original()
+    options = ROOT / "tests" / "data" / "options" / "dead-wall-16-flowers-loose.opt"
+    arguments = ["--seeds", "116", "--stacked", "--timeout", "4", "--option-file", str(options)]
+    assert compare.main(arguments) == 0
+    assert "seed 116: identical, but neither game ended in 4 s (the robots stalled alike)" in capsys.readouterr().out

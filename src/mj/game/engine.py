@@ -654,7 +654,11 @@ class Game:
             tile, source = seat.concealed[-1], WinSource.WALL
         if not self._goes_out(index, seat.concealed, tile, source, None):
             raise IllegalMove("Don't have a Mah Jong")
-        self.winning = Winning(index, tile, source, None, None)
+        # The original takes a mah-jong it announces with a blank tile (East's on the
+        # blank first hand of a wall file, §16 item 9) for one on a discard that no
+        # loser supplied: DiscDoubles then doubles nobody's payment.
+        blank_discard = tile == BLANK and self.config.original_quirks
+        self.winning = Winning(index, tile, source, None, index if blank_discard else None)
         self.winning.facts = self._win_facts(index, tile, source)
         self.phase = Phase.MAHJONGING
         self._broadcast(C.PlayerMahJongs(player, tile))
