@@ -9,11 +9,13 @@ silently skipping them.
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import pytest
@@ -29,6 +31,24 @@ ORIGINAL_PROGRAMS = (ORIGINAL_SERVER, ORIGINAL_PLAYER)
 
 #: Our server, started as a program the way a user starts it.
 OUR_SERVER = (sys.executable, "-m", "mj.server")
+SCRIPTS = Path(__file__).resolve().parent.parent / "scripts"
+
+
+def load_script(name: str) -> ModuleType:
+    """``scripts/<name>.py`` as the module ``name``, as it runs: the scripts it imports beside it are found.
+
+    The module is registered in ``sys.modules`` before it runs, as its dataclasses need.
+    """
+    spec = importlib.util.spec_from_file_location(name, SCRIPTS / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    sys.path.insert(0, str(SCRIPTS))
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        sys.path.remove(str(SCRIPTS))
+    return module
 
 
 def original_required() -> bool:

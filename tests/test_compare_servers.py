@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import importlib.util
 import random
-import sys
 from pathlib import Path
 from types import ModuleType
 
 import pytest
 
-from conftest import require_original
+from conftest import load_script, require_original
 from mj import tiles
 from mj.hand.counting import counts
 from mj.hand.distance import shanten
@@ -20,12 +18,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 @pytest.fixture(scope="module")
 def compare() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("compare_servers", ROOT / "scripts" / "compare_servers.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["compare_servers"] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_script("compare_servers")
 
 
 def dealt(wall: list[tiles.Tile], seat: int) -> list[tiles.Tile]:

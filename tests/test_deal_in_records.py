@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 from types import ModuleType
 
 import pytest
 
+from conftest import load_script
 from mj.protocol import cmsg as C
 from mj.robot.games import GameReport, LogSummary
 from mj.seatview import HandResult, Phase, SeatView
@@ -20,15 +19,7 @@ ME = 1
 
 @pytest.fixture(scope="module")
 def records() -> ModuleType:
-    sys.path.insert(0, str(ROOT / "scripts"))  # the script imports the tournament it wraps
-    try:
-        spec = importlib.util.spec_from_file_location("deal_in_records", ROOT / "scripts" / "deal_in_records.py")
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-    finally:
-        sys.path.remove(str(ROOT / "scripts"))
-    return module
+    return load_script("deal_in_records")  # it imports the tournament it wraps, beside it
 
 
 def playing(concealed: str) -> SeatView:

@@ -9,16 +9,14 @@ tests/data/options, or ``default``).
 from __future__ import annotations
 
 import gzip
-import importlib.util
 import re
 import subprocess
 import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 
-from conftest import require_original
+from conftest import load_script, require_original
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "tests" / "data" / "original"
@@ -104,15 +102,6 @@ def course(lines: list[str]) -> tuple[list[str], list[str]]:
     return play, declare
 
 
-def load_script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("record_original_games", SCRIPT)
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses need the module registered
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_corpus_is_large_enough() -> None:
     assert len(GAMES) >= 50
     used = {NAME_RE.match(p.name)["opt"] for p in GAMES}  # type: ignore[index]
@@ -164,7 +153,7 @@ def test_option_files_are_well_formed() -> None:
 
 
 def test_parse_seeds() -> None:
-    script = load_script()
+    script = load_script("record_original_games")
     assert script.parse_seeds("3,1-2,2") == [1, 2, 3]
     with pytest.raises(ValueError):
         script.parse_seeds("0")

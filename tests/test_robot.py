@@ -6,16 +6,13 @@ against the original Unix Mah-Jong server and robots.
 from __future__ import annotations
 
 import asyncio
-import importlib.util
-import sys
 from collections import Counter
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 
-from conftest import require_original
+from conftest import load_script, require_original
 from mj import hand, tiles
 from mj.melds import KongOrigin, Meld, chow, kong, pair, pung
 from mj.protocol import cmsg as C
@@ -757,15 +754,6 @@ def test_client_connects_again_when_the_server_grants_a_reconnect(tmp_path: Path
 # -- whole games on the original server
 
 
-def load_games_script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("robot_games", ROOT / "scripts" / "robot_games.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["robot_games"] = module
-    spec.loader.exec_module(module)
-    return module
-
-
 @pytest.mark.parametrize(
     ("seed", "option_file", "subprocess_robot"),
     [
@@ -778,7 +766,7 @@ def test_our_robot_plays_whole_games_with_original_robots_without_a_single_error
     tmp_path: Path, seed: int, option_file: Path | None, subprocess_robot: bool
 ) -> None:
     require_original()
-    games = load_games_script()
+    games = load_script("robot_games")
     report = asyncio.run(
         games.play_game(seed, tmp_path, option_file=option_file, subprocess_robot=subprocess_robot, timeout=90)
     )

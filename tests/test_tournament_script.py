@@ -2,17 +2,15 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import re
-import sys
 from dataclasses import replace
 from pathlib import Path
 from types import ModuleType
 
 import pytest
 
-from conftest import require_original
+from conftest import load_script, require_original
 from mj.robot.levels import LEVEL_THREE, LEVEL_TWO
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -20,12 +18,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 @pytest.fixture(scope="module")
 def tournament() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("tournament", ROOT / "scripts" / "tournament.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["tournament"] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_script("tournament")
 
 
 def test_the_paired_comparison_differences_each_seed_both_runs_played(tournament: ModuleType) -> None:
