@@ -38,6 +38,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from mj import original, tiles
+from mj.hand.counting import counts
+from mj.hand.distance import shanten_all
 from mj.logfile import LogEntry, parse_log
 from mj.protocol.framing import ENCODING
 from mj.rules import registry
@@ -149,7 +151,22 @@ def stacked_wall(seed: int, flowers: bool) -> list[tiles.Tile]:
     free = [i for i, t in enumerate(wall) if t is None]
     for place, tile in zip(free, pool, strict=True):
         wall[place] = tile
-    return [t for t in wall if t is not None]
+    complete = [t for t in wall if t is not None]
+    while _heavens_blessing(complete):
+        swap = rng.randrange(60, len(complete))
+        complete[EAST_FOURTEENTH], complete[swap] = complete[swap], complete[EAST_FOURTEENTH]
+    return complete
+
+
+#: Where East's fourteenth tile lies in a wall file (§12.3).
+EAST_FOURTEENTH = 52
+
+
+def _heavens_blessing(wall: Sequence[tiles.Tile]) -> bool:
+    """Whether East is dealt a complete hand: the original then announces a stale tile (§16 item 9),
+    which our server does not reproduce after the first hand."""
+    east = [*wall[0:4], *wall[16:20], *wall[32:36], wall[48], wall[EAST_FOURTEENTH]]
+    return shanten_all(counts([t for t in east if not tiles.is_special(t)])) == -1
 
 
 def server_arguments(seed: int, address: str, option_file: Path | None, wall_file: Path | None) -> list[str]:

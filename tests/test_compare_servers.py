@@ -35,6 +35,7 @@ def test_a_stacked_wall_is_the_whole_tile_set_and_the_same_for_the_same_seed(
     for seed in range(1, 60):
         wall = compare.stacked_wall(seed, flowers)
         assert tiles.wall_problem(wall, flowers) is None, seed
+        assert not compare._heavens_blessing(wall), "the original's stale tile (§16 item 9) is left out"
         assert wall == compare.stacked_wall(seed, flowers)
     assert compare.stacked_wall(1, flowers) != compare.stacked_wall(2, flowers)
 
