@@ -15,6 +15,7 @@ from mj.replay import ReplayError, read_entries, replay
 #: Gzipped copies of the evidence logs of shared/reference/logs.
 REFERENCE = Path(__file__).parent / "data" / "reference"
 CORPUS = Path(__file__).parent / "data" / "original"
+STACKED = Path(__file__).parent / "data" / "stacked"
 
 #: Complete games of four original robots among the reference evidence.
 REFERENCE_GAMES = [
@@ -82,6 +83,14 @@ def test_recorded_corpus_replays_identically(path: Path) -> None:
     result = replay(read_entries(path))
     assert result.mismatch is None, str(result.mismatch)
     assert result.hands >= 4
+
+
+@pytest.mark.parametrize("path", sorted(STACKED.glob("*.log.gz")), ids=lambda p: p.name)
+def test_games_on_stacked_walls_replay_identically(path: Path) -> None:
+    """Limit hands seeded games never reach, and the blank first hand of a wall file under every settlement."""
+    result = replay(read_entries(path))
+    assert result.mismatch is None, str(result.mismatch)
+    assert result.hands >= 5
 
 
 def _tampered(entries: list[LogEntry], keyword: str, old: str, new: str) -> list[LogEntry]:

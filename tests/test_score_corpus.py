@@ -1,0 +1,151 @@
+"""``mj score`` on every winning hand of the recorded original games, given as a person would type it.
+
+Each game of ``tests/data/original`` and ``tests/data/stacked`` is replayed through our table (which scores it
+byte for byte as the original did, ``tests/test_replay.py``); every winner's hand, as
+it stood when it went out, becomes the JSON input of score-json.md, and the
+calculator must give the score the original server gave. The input holds no table,
+so two differences are allowed and pinned: "filling the only place" earned because
+the other waits lay on the table, and a robot that declared a poorer arrangement of
+its tiles than the best one, which the calculator takes.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from mj import replay, tiles
+from mj.calculator import calculate, parse_request
+from mj.calculator.classical import readings
+from mj.melds import KongOrigin, Meld, MeldKind
+from mj.rules.base import HandScore, SeatHand, Win, WinSource
+from mj.rules.classical.scoring import score_hand
+from mj.rules.options import GameOptions
+
+DATA = Path(__file__).parent / "data"
+#: The seeded games of the original robots, and those on walls stacked toward the limit hands.
+GAMES = sorted(DATA.glob("original/*.log.gz")) + sorted(DATA.glob("stacked/*.log.gz"))
+WIND_LETTER = dict(zip(tiles.WINDS, "ESWN", strict=True))
+HOW = {
+    WinSource.WALL: "self-drawn",
+    WinSource.DISCARD: "discard",
+    WinSource.ROBBED_KONG: "robbed-kong",
+    WinSource.LOOSE: "loose-tile",
+}
+SET_NAME = {MeldKind.CHOW: "chow", MeldKind.PUNG: "pung", MeldKind.KONG: "kong"}
+REASON = re.compile(r"\(([^)]*)\)$")
+
+
+@dataclass(frozen=True)
+class Winner:
+    game: str
+    hand: SeatHand
+    win: Win
+    options: GameOptions
+    logged: HandScore
+
+
+def winners_of(game: Path, monkeypatch: pytest.MonkeyPatch) -> list[Winner]:
+    """Every winner's hand the table scored while replaying ``game``."""
+    found: list[Winner] = []
+
+    def recording(hand: SeatHand, win: Win | None, options: GameOptions, special_scores: bool = True) -> HandScore:
+        result = score_hand(hand, win, options, special_scores)
+        if win is not None and special_scores:
+            found.append(Winner(game.name, hand, win, options, result))
+        return result
+
+    with monkeypatch.context() as patch:
+        patch.setattr("mj.rules.classical.rules.score_hand", recording)
+        assert replay.replay(replay.read_entries(game)).mismatch is None
+    return found
+
+
+def expressible(winner: Winner) -> bool:
+    """Whether the JSON input can say everything the table knew that scores (score-json.md's fields)."""
+    win = winner.win
+    blank = win.tile == tiles.BLANK or any(tiles.BLANK in meld.tiles for meld in winner.hand.melds)
+    return not (blank or win.kong_upon_kong or win.original_call or win.hands_as_east >= 12)
+
+
+def as_input(winner: Winner) -> dict[str, Any]:
+    """The hand as score-json.md's input: the sets exposed before the win, every other tile concealed."""
+    hand, win = winner.hand, winner.win
+    exposed: list[dict[str, Any]] = []
+    concealed = list(hand.concealed)
+    for n, meld in enumerate(hand.melds):
+        if n < win.melds_before_win and meld.kind in SET_NAME:
+            item: dict[str, Any] = {"set": SET_NAME[meld.kind], "tile": tiles.code(meld.tile)}
+            if meld.kind is MeldKind.KONG and meld.kong_origin is KongOrigin.CONCEALED:
+                item["concealed"] = True
+            exposed.append(item)
+        else:
+            concealed += meld.tiles
+    data: dict[str, Any] = {
+        "rules": "classical",
+        "options": {e.name: e.value for e in winner.options.entries() if e.name != "End"},
+        "seat": WIND_LETTER[hand.own_wind],
+        "round": WIND_LETTER[hand.prevailing_wind],
+        "exposed": exposed,
+        "concealed": tiles.codes(concealed),
+        "winning_tile": tiles.code(win.tile),
+        "how": HOW[win.source],
+        "flowers": [tiles.code(t) for t in hand.specials],
+        "first_turn": win.heavens_blessing or win.earths_blessing,
+        "last_tile": win.last_tile,
+    }
+    if win.feeder is not None and win.source in (WinSource.DISCARD, WinSource.ROBBED_KONG):
+        data["discarder"] = "ESWN"[win.feeder]
+    return data
+
+
+def reasons(text: str) -> Counter[str]:
+    return Counter(m[1] for line in text.splitlines() if (m := REASON.search(line)))
+
+
+def arrangement(melds: tuple[Meld, ...] | list[Meld]) -> Counter[tuple[MeldKind, int]]:
+    return Counter((m.kind, m.tile) for m in melds)
+
+
+@pytest.fixture(scope="module")
+def winners() -> list[Winner]:
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        return [w for game in GAMES for w in winners_of(game, monkeypatch)]
+
+
+def test_the_games_give_over_a_thousand_winning_hands_to_check_limit_hands_among_them(winners: list[Winner]) -> None:
+    assert len(GAMES) >= 60
+    checked = [w for w in winners if expressible(w)]
+    assert len(checked) >= 1000
+    limits = {reason for w in checked for reason in reasons(w.logged.text) if reason[0].isupper()}
+    stacked = {"All Honours", "Buried Treasure", "Concealed Clear Suit", "Heads and Tails", "Three Great Scholars"}
+    assert stacked | {"Wriggling Snake"} <= limits
+
+
+def test_the_calculator_scores_each_winning_hand_as_the_original_server_did(winners: list[Winner]) -> None:
+    outcomes: Counter[str] = Counter()
+    for winner in filter(expressible, winners):
+        data = as_input(winner)
+        request = parse_request(json.loads(json.dumps(data)))
+        outcome = calculate(request)
+        logged = winner.logged
+        where = f"{winner.game}: {json.dumps(data)}\noriginal:\n{logged.text}\nmj score:\n{outcome.text}"
+        assert outcome.allowed, where
+        if outcome.score == logged.score:
+            outcomes["same"] += 1
+        elif outcome.score is not None and outcome.score < logged.score:
+            # The other waits were all on the table, which the input does not show.
+            assert reasons(logged.text) - reasons(outcome.text) == Counter({"filling the only place": 1}), where
+            outcomes["only place"] += 1
+        else:
+            # The robot declared a poorer arrangement; the calculator weighed it and took a better one.
+            weighed = [arrangement(r) for r in readings(request.hand, winner.options.flag("SevenPairs"))]
+            assert arrangement(winner.hand.melds) in weighed, where
+            outcomes["better arrangement"] += 1
+    assert outcomes["same"] >= 0.98 * sum(outcomes.values()), outcomes
