@@ -531,5 +531,6 @@ def test_kong_bloom_doubles_the_hand_and_the_kong_points_and_a_closed_kong_is_wo
     figures = hand.messages(C.ScoreFigure)
     assert C.ScoreFigure(EAST, 1, "double:Kong Bloom") in figures and C.ScoreFigure(EAST, 2, "kongs") in figures
     # Banker, Closed, Own Tile, Straight, Kong Bloom: 2^5; the closed kong's 2 points doubled by the
-    # bloom; before anyone discarded, a Heavenly Win's 20.
-    assert _changes(hand.settlement()) == (3 * 56, -56, -56, -56)
+    # bloom. The banker was not dealt a winning hand (the loose tile completed it): no Heavenly Win.
+    assert _changes(hand.settlement()) == (3 * 36, -36, -36, -36)
+    assert not any(f.name == "rare:Heavenly Win" for f in figures)

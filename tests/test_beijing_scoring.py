@@ -248,6 +248,11 @@ def test_heavenly_win_adds_its_points_undoubled() -> None:
     assert out["payments"] == {"E": 3 * (16 + 20), "S": -36, "W": -36, "N": -36}
 
 
+def test_a_banker_who_goes_out_on_a_loose_tile_at_the_first_turn_was_not_dealt_a_heavenly_win() -> None:
+    out = result(**{**KONG_BLOOM, "seat": "E", "first_turn": True})
+    assert out["allowed"] and "Kong Bloom" in names(out) and "Heavenly Win" not in names(out)
+
+
 def test_earthly_win_is_on_the_bankers_first_discard() -> None:
     out = result(discarder="E", first_turn=True)
     assert names(out)["Earthly Win"] == "20 points, undoubled"
@@ -491,7 +496,7 @@ BOOLEAN_OPTIONS = [s.name for s in opt.SCHEMA if s.is_bool]
     complete_concealed(),
     st.sampled_from(KINDS),
     st.integers(0, 3),
-    st.sampled_from(["self-drawn", "discard", "loose-tile"]),
+    st.sampled_from(["self-drawn", "discard"]),  # no kong, so no loose tile
     st.integers(1, 3),
     st.sets(st.sampled_from(BOOLEAN_OPTIONS)),
     st.data(),

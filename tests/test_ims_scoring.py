@@ -438,6 +438,9 @@ def complete_hands(draw: st.DrawFn) -> tuple[WinningHand, IMSOptions]:
     how = draw(st.sampled_from(list(How)))
     if how is How.ROBBED_KONG and concealed.count(winning) + sum(held.count(winning) for held in declared_tiles) > 1:
         how = How.DISCARD
+    flowers = [code(t) for t in draw(st.lists(st.sampled_from(SPECIALS), unique=True, max_size=8))]
+    if how is How.LOOSE_TILE and not flowers and all(e["set"] != "kong" for e in exposed):
+        how = How.SELF_DRAWN  # a loose tile replaces a kong's or a flower's draw
     seat = draw(st.sampled_from(SEAT_LETTERS))
     data = {
         "seat": seat,
@@ -447,7 +450,7 @@ def complete_hands(draw: st.DrawFn) -> tuple[WinningHand, IMSOptions]:
         "winning_tile": code(winning),
         "how": how.value,
         "discarder": draw(st.sampled_from([s for s in SEAT_LETTERS if s != seat])) if how.fed else None,
-        "flowers": [code(t) for t in draw(st.lists(st.sampled_from(SPECIALS), unique=True, max_size=8))],
+        "flowers": flowers,
     }
     options = ims_options.parse({"CountFlowers": draw(st.booleans()), "MinimumFan": draw(st.sampled_from([0, 2]))})
     return parse_request(data).hand, options

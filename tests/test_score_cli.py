@@ -274,6 +274,11 @@ MALFORMED = [
         changed(IMS_HAND, how="robbed-kong", winning_tile="WD"),
         "a robbed kong's tile WD is held once",
     ),
+    (
+        "loose tile with neither kong nor flower",
+        changed(BEIJING_HAND, how="loose-tile", discarder=None),
+        "a loose tile is drawn after a kong or a flower, and the hand has neither",
+    ),
     ("unknown rules", changed(IMS_HAND, rules="riichi"), "unknown rules 'riichi'"),
     ("beijing with flowers", changed(IMS_HAND, rules="beijing"), "Beijing plays without flowers"),
     ("classical flowers off", changed(CLASSICAL_HAND, options={"Flowers": 0}, flowers=["1F"]), "Flowers option is off"),

@@ -90,8 +90,9 @@ def check(hand: WinningHand) -> None:
 
     Fourteen tiles' worth (a kong counts as three), no more than four of a kind, the
     winning tile among the concealed tiles, flowers only among the flowers and each at
-    most once, a feeder for a fed tile and only then, and a robbed kong's tile held
-    once (the robbed pung holds the other three).
+    most once, a feeder for a fed tile and only then, a robbed kong's tile held
+    once (the robbed pung holds the other three), and a loose tile only beside a kong or
+    a flower, the draws it replaces.
     """
     for meld in hand.exposed:
         if meld.kind not in (MeldKind.CHOW, MeldKind.PUNG, MeldKind.KONG):
@@ -120,6 +121,8 @@ def check(hand: WinningHand) -> None:
             raise HandError(f"the discarder {SEAT_LETTERS[hand.seat]} is the winner's own seat")
     elif hand.discarder is not None:
         raise HandError(f"a {hand.how.value} win has no discarder")
+    if hand.how is How.LOOSE_TILE and not hand.flowers and all(m.kind is not MeldKind.KONG for m in hand.exposed):
+        raise HandError("a loose tile is drawn after a kong or a flower, and the hand has neither")
     if hand.how is How.ROBBED_KONG and held[kind_index(hand.winning_tile)] > 1:
         raise HandError(
             f"a robbed kong's tile {code(hand.winning_tile)} is held once: the robbed pung holds the other three"

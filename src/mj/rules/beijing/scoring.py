@@ -204,8 +204,11 @@ DOUBLES: Final[tuple[Double, ...]] = (
 
 
 def _heavenly(r: Reading) -> int:
-    """The banker is dealt a winning hand (wins on the first turn by their own tile)."""
-    won = r.hand.first_turn and r.hand.seat == EAST and not r.hand.how.fed
+    """The banker is dealt a winning hand: goes out on the first turn with the tiles dealt.
+
+    A loose tile drawn after a kong was not dealt: a kong's bloom on the first turn is not heavenly.
+    """
+    won = r.hand.first_turn and r.hand.seat == EAST and r.hand.how is How.SELF_DRAWN
     return r.options[opt.HEAVENLY_WIN] if won else 0
 
 
