@@ -441,6 +441,10 @@ def test_each_additional_double_counts_only_when_the_table_plays_it(
     assert on["doubles"] == off["doubles"] + 1
 
 
+def test_the_last_tile_double_is_for_drawing_the_last_tile_not_for_a_discard_after_it() -> None:
+    assert "Last Tile" not in names(result(options={"LastTile": True}, last_tile=True))
+
+
 def test_discarder_pays_for_all_only_when_the_table_plays_it() -> None:
     assert result()["payments"] == {"E": -8, "S": 20, "W": -8, "N": -4}
     assert result(options={"DiscarderPaysAll": True})["payments"] == {"E": 0, "S": 20, "W": -20, "N": 0}

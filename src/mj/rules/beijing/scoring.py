@@ -166,7 +166,8 @@ def _single_tile(r: Reading) -> bool:
 
 
 def _last_tile(r: Reading) -> bool:
-    return r.options.flag(opt.LAST_TILE) and r.hand.last_tile
+    """Scooping the moon from the sea's floor (海底捞月): the winner draws the last tile; a discard is not drawn."""
+    return r.options.flag(opt.LAST_TILE) and r.hand.last_tile and not r.hand.how.fed
 
 
 def _upstairs(r: Reading) -> bool:
