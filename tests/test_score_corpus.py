@@ -1,12 +1,12 @@
 """``mj score`` on every winning hand of the recorded original games, given as a person would type it.
 
-Each game of ``tests/data/original`` and ``tests/data/stacked`` is replayed through our table (which scores it
-byte for byte as the original did, ``tests/test_replay.py``); every winner's hand, as
-it stood when it went out, becomes the JSON input of score-json.md, and the
-calculator must give the score the original server gave. The input holds no table,
-so two differences are allowed and pinned: "filling the only place" earned because
-the other waits lay on the table, and a robot that declared a poorer arrangement of
-its tiles than the best one, which the calculator takes.
+Each game of ``tests/data/reference``, ``tests/data/original`` and ``tests/data/stacked`` is
+replayed through our table (which scores it byte for byte as the original did,
+``tests/test_replay.py``); every winner's hand, as it stood when it went out, becomes the JSON
+input of score-json.md, and the calculator must give the score the original server gave. The
+input holds no table, so two differences are allowed and pinned: "filling the only place"
+earned because the other waits lay on the table, and a robot that declared a poorer arrangement
+of its tiles than the best one, which the calculator takes.
 """
 
 from __future__ import annotations
@@ -27,10 +27,16 @@ from mj.melds import KongOrigin, Meld, MeldKind
 from mj.rules.base import HandScore, SeatHand, Win, WinSource
 from mj.rules.classical.scoring import score_hand
 from mj.rules.options import GameOptions
+from test_scoring import REFERENCE_LOGS
 
 DATA = Path(__file__).parent / "data"
-#: The seeded games of the original robots, and those on walls stacked toward the limit hands.
-GAMES = sorted(DATA.glob("original/*.log.gz")) + sorted(DATA.glob("stacked/*.log.gz"))
+#: The original's games: the evidence logs (scripted limit hands among them), the seeded games
+#: of its robots, and theirs on walls stacked toward the limit hands.
+GAMES = [
+    *(DATA / "reference" / name for name in REFERENCE_LOGS),
+    *sorted(DATA.glob("original/*.log.gz")),
+    *sorted(DATA.glob("stacked/*.log.gz")),
+]
 WIND_LETTER = dict(zip(tiles.WINDS, "ESWN", strict=True))
 HOW = {
     WinSource.WALL: "self-drawn",
@@ -120,12 +126,12 @@ def winners() -> list[Winner]:
 
 
 def test_the_games_give_over_a_thousand_winning_hands_to_check_limit_hands_among_them(winners: list[Winner]) -> None:
-    assert len(GAMES) >= 60
+    assert len(GAMES) >= 80
     checked = [w for w in winners if expressible(w)]
     assert len(checked) >= 1000
     limits = {reason for w in checked for reason in reasons(w.logged.text) if reason[0].isupper()}
     stacked = {"All Honours", "Buried Treasure", "Concealed Clear Suit", "Heads and Tails", "Three Great Scholars"}
-    assert stacked | {"Wriggling Snake"} <= limits
+    assert stacked | {"Wriggling Snake", "Thirteen Unique Wonders"} <= limits
 
 
 def test_the_calculator_scores_each_winning_hand_as_the_original_server_did(winners: list[Winner]) -> None:
