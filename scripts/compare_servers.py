@@ -8,8 +8,9 @@ robots connected in order. With ``--stacked`` both servers also get the same
 ``--wallfile``, made from the seed: every seat is dealt most of a hand rich in
 what scoring tells apart (pungs and kongs of honours, flushes, terminals, the
 rare limit hands) and finds the rest among its first draws, so the hands that go
-out cover far more of the scoring than shuffled walls do. (The original plays
-the first hand of a wall-file game with blank tiles, §12.3; ours does the same.)
+out cover far more of the scoring than shuffled walls do (:mod:`mj.stackedwall`).
+The original plays the first hand of a wall-file game with blank tiles (§12.3);
+ours does the same with ``--original-quirks``, which it is then given.
 The two logs are compared in the canonical form of
 :mod:`mj.server.logcompare`, which forgets only the interleaving of concurrent
 robots, and each seed is reported identical or different with the first
@@ -27,7 +28,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import random
 import shlex
 import sys
 import tempfile
@@ -38,8 +38,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from mj import original, tiles
-from mj.hand.counting import counts
-from mj.hand.distance import shanten_all
 from mj.logfile import LogEntry, parse_log
 from mj.protocol.framing import ENCODING
 from mj.rules import registry
@@ -48,6 +46,7 @@ from mj.seeds import parse_seeds
 from mj.server.cli import read_option_file
 from mj.server.logcompare import first_difference
 from mj.server.robotgame import GameRun, play_robot_game
+from mj.stackedwall import stacked_wall
 
 
 @dataclass(frozen=True)
@@ -57,116 +56,6 @@ class Outcome:
     report: str
     original: GameRun
     ours: GameRun
-
-
-#: Where a stacked hand's sets come from, with their weights: what the scoring tells apart.
-THEMES: dict[str, int] = {"mixed": 4, "flush": 3, "pungs": 3, "majors": 2, "orphans": 1, "gates": 1}
-ORPHANS = [s + r for s in tiles.SUITS for r in (1, 9)] + list(tiles.WINDS) + list(tiles.DRAGONS)
-
-
-def _take(pool: list[tiles.Tile], wanted: Sequence[tiles.Tile]) -> bool:
-    """Remove ``wanted`` from ``pool`` if every copy is there; leave it untouched otherwise."""
-    left = list(pool)
-    for tile in wanted:
-        if tile not in left:
-            return False
-        left.remove(tile)
-    pool[:] = left
-    return True
-
-
-def _stacked_hand(rng: random.Random, pool: list[tiles.Tile]) -> list[tiles.Tile]:
-    """Tiles of one complete hand (sets and a pair, or a limit shape) taken from ``pool``."""
-    theme = rng.choices(list(THEMES), weights=list(THEMES.values()))[0]
-    suit = rng.choice(tiles.SUITS)
-    honours = [*tiles.WINDS, *tiles.DRAGONS]
-    if theme == "orphans" and _take(pool, shape := [*ORPHANS, rng.choice(ORPHANS)]):
-        return shape
-    if theme == "gates" and _take(pool, shape := [suit + r for r in (1, 1, 1, 2, 3, 4, 5, 6, 7, 8, 9, 9, 9)]):
-        return [*shape, *([t] if _take(pool, [t := suit + rng.randint(1, 9)]) else [])]
-    kinds = {
-        "mixed": [s + r for s in tiles.SUITS for r in range(1, 10)] + honours,
-        "flush": [suit + r for r in range(1, 10)] + (honours if rng.random() < 0.5 else []),
-        "pungs": list(tiles.KINDS),
-        "majors": [s + r for s in tiles.SUITS for r in (1, 9)] + honours,
-    }.get(theme, list(tiles.KINDS))
-    hand: list[tiles.Tile] = []
-    sets = 0
-    for _ in range(200):
-        if sets == 4:
-            break
-        kind = rng.choice(kinds)
-        chow = theme in ("mixed", "flush") and tiles.is_suited(kind) and tiles.rank(kind) <= 7 and rng.random() < 0.5
-        wanted = [kind, kind + 1, kind + 2] if chow else [kind] * (4 if rng.random() < 0.1 else 3)
-        if _take(pool, wanted):
-            hand += wanted
-            sets += 1
-    for _ in range(200):
-        if _take(pool, [kind := rng.choice(kinds)] * 2):
-            return [*hand, kind, kind]
-    return hand
-
-
-def stacked_wall(seed: int, flowers: bool) -> list[tiles.Tile]:
-    """A wall in draw order (§12.3) stacked toward rich hands.
-
-    Each seat is dealt most of a complete hand and one to three other tiles; each
-    tile its hand lacks is either among its first six draws or dealt to another
-    seat, which will likely throw it, so hands are made by claims as well as draws.
-    """
-    rng = random.Random(seed)
-    pool = [t for t in tiles.full_set(flowers) if not tiles.is_special(t)]
-    rng.shuffle(pool)
-    hands = [_stacked_hand(rng, pool) for _ in range(4)]
-    wall: list[tiles.Tile | None] = [None] * tiles.wall_size(flowers)
-    dealt = [
-        [
-            *range(4 * seat, 4 * seat + 4),
-            *range(16 + 4 * seat, 20 + 4 * seat),
-            *range(32 + 4 * seat, 36 + 4 * seat),
-            48 + seat,
-        ]
-        for seat in range(4)
-    ]
-    draws = [[53 + (seat + 3) % 4 + 4 * turn for turn in range(6)] for seat in range(4)]
-    for places in (*dealt, *draws):
-        rng.shuffle(places)
-    missing: list[tuple[int, tiles.Tile]] = []
-    for seat, hand in enumerate(hands):
-        rng.shuffle(hand)
-        own = 13 - rng.randint(1, 3)
-        for tile in hand[:own]:
-            wall[dealt[seat].pop()] = tile
-        missing += [(seat, tile) for tile in hand[own:]]
-    for seat, tile in missing:
-        others = [other for other in range(4) if other != seat and dealt[other]]
-        if others and rng.random() < 0.5:
-            wall[dealt[rng.choice(others)].pop()] = tile
-        elif draws[seat]:
-            wall[draws[seat].pop()] = tile
-        else:
-            pool.append(tile)
-    pool += [t for t in tiles.full_set(flowers) if tiles.is_special(t)]
-    rng.shuffle(pool)
-    free = [i for i, t in enumerate(wall) if t is None]
-    for place, tile in zip(free, pool, strict=True):
-        wall[place] = tile
-    complete = [t for t in wall if t is not None]
-    while _heavens_blessing(complete):
-        swap = rng.randrange(60, len(complete))
-        complete[EAST_FOURTEENTH], complete[swap] = complete[swap], complete[EAST_FOURTEENTH]
-    return complete
-
-
-#: Where East's fourteenth tile lies in a wall file (§12.3).
-EAST_FOURTEENTH = 52
-
-
-def _heavens_blessing(wall: Sequence[tiles.Tile]) -> bool:
-    """Whether East is dealt a complete hand: the original then announces a stale tile (§16 item 9),
-    which our server does not reproduce after the first hand."""
-    east = [*wall[0:4], *wall[16:20], *wall[32:36], wall[48], wall[EAST_FOURTEENTH]]
-    return shanten_all(counts([t for t in east if not tiles.is_special(t)])) == -1
 
 
 def server_arguments(seed: int, address: str, option_file: Path | None, wall_file: Path | None) -> list[str]:

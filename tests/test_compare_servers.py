@@ -1,4 +1,4 @@
-"""scripts/compare_servers.py: the same robot games on the original server and on ours, stacked walls included."""
+"""scripts/compare_servers.py: the same robot games on the original server and on ours; stacked walls."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from conftest import load_script, require_original
 from mj import tiles
 from mj.hand.counting import counts
 from mj.hand.distance import shanten
+from mj.stackedwall import ORPHANS, heavens_blessing, stacked_wall
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -29,18 +30,16 @@ def dealt(wall: list[tiles.Tile], seat: int) -> list[tiles.Tile]:
 
 
 @pytest.mark.parametrize("flowers", [True, False])
-def test_a_stacked_wall_is_the_whole_tile_set_and_the_same_for_the_same_seed(
-    compare: ModuleType, flowers: bool
-) -> None:
+def test_a_stacked_wall_is_the_whole_tile_set_and_the_same_for_the_same_seed(flowers: bool) -> None:
     for seed in range(1, 60):
-        wall = compare.stacked_wall(seed, flowers)
+        wall = stacked_wall(seed, flowers)
         assert tiles.wall_problem(wall, flowers) is None, seed
-        assert not compare._heavens_blessing(wall), "the original's stale tile (§16 item 9) is left out"
-        assert wall == compare.stacked_wall(seed, flowers)
-    assert compare.stacked_wall(1, flowers) != compare.stacked_wall(2, flowers)
+        assert not heavens_blessing(wall), "the original's stale tile (§16 item 9) is left out"
+        assert wall == stacked_wall(seed, flowers)
+    assert stacked_wall(1, flowers) != stacked_wall(2, flowers)
 
 
-def test_a_stacked_deal_is_far_nearer_ready_than_a_shuffled_one(compare: ModuleType) -> None:
+def test_a_stacked_deal_is_far_nearer_ready_than_a_shuffled_one() -> None:
     """Steps from ready of a standard hand (the thirteen orphans and the nine gates count as far)."""
 
     def steps(wall: list[tiles.Tile]) -> list[int]:
@@ -48,17 +47,17 @@ def test_a_stacked_deal_is_far_nearer_ready_than_a_shuffled_one(compare: ModuleT
         return [shanten(counts(hand)) + (13 - len(hand)) for hand in hands]
 
     rng = random.Random(7)
-    stacked = [s for seed in range(1, 101) for s in steps(compare.stacked_wall(seed, True))]
+    stacked = [s for seed in range(1, 101) for s in steps(stacked_wall(seed, True))]
     shuffled = [s for _ in range(100) for s in steps(rng.sample(tiles.full_set(True), 144))]
     assert sum(s <= 3 for s in stacked) >= 0.9 * len(stacked)
     assert sum(s <= 3 for s in shuffled) <= 0.25 * len(shuffled)
 
 
-def test_the_rare_hands_are_stacked_too(compare: ModuleType) -> None:
-    orphans = set(compare.ORPHANS)
+def test_the_rare_hands_are_stacked_too() -> None:
+    orphans = set(ORPHANS)
     thirteen = 0
     for seed in range(1, 201):
-        wall = compare.stacked_wall(seed, False)
+        wall = stacked_wall(seed, False)
         thirteen += sum(len(set(dealt(wall, seat)) & orphans) >= 10 for seat in range(4))
     assert thirteen >= 5
 
