@@ -41,9 +41,8 @@ from mj import original, tiles
 from mj.logfile import LogEntry, parse_log
 from mj.protocol.framing import ENCODING
 from mj.rules import registry
-from mj.rules.options import GameOptions
 from mj.seeds import parse_seeds
-from mj.server.cli import read_option_file
+from mj.server.cli import plays_flowers, read_option_file
 from mj.server.logcompare import first_difference
 from mj.server.robotgame import GameRun, play_robot_game
 from mj.stackedwall import stacked_wall
@@ -98,13 +97,16 @@ def compare_seed(seed: int, args: argparse.Namespace) -> Outcome:
         if first_difference(original_log, ours_log) is None:
             report = f"identical, but neither game ended in {args.timeout:.0f} s (the robots stalled alike)"
             return Outcome(seed, True, report, original, ours)
-        hands = min(_hands_started(original_log), _hands_started(ours_log)) - 1
-        difference = first_difference(_before_hand(original_log, hands + 1), _before_hand(ours_log, hands + 1))
-        if difference is None and hands >= 1:
+        starts = _hand_starts(original_log), _hand_starts(ours_log)
+        hands = min(map(len, starts)) - 1  # finished by both: the last one each started may be cut short
+        if hands < 1:
+            return Outcome(seed, False, f"original server failed: {original.message}", original, ours)
+        # A wall file is dealt again every hand, so a hand that washes out (or that East wins)
+        # on it can come round for ever: such a game is compared over the hands both finished.
+        difference = first_difference(original_log[: starts[0][hands]], ours_log[: starts[1][hands]])
+        if difference is None:
             report = f"identical over {hands} hands; neither game ended in {args.timeout:.0f} s"
             return Outcome(seed, True, report + " (a hand dealt again and again)", original, ours)
-        if difference is None:
-            return Outcome(seed, False, f"original server failed: {original.message}", original, ours)
     elif not original.ok:
         return Outcome(seed, False, f"original server failed: {original.message}", original, ours)
     elif not ours.ok:
@@ -116,24 +118,9 @@ def compare_seed(seed: int, args: argparse.Namespace) -> Outcome:
     return Outcome(seed, False, "DIFFERENT, " + difference.describe("original", "ours"), original, ours)
 
 
-def _hands_started(log: Sequence[LogEntry]) -> int:
-    return sum(1 for entry in log if entry.direction == ">" and (entry.text or "").startswith("NewHand "))
-
-
-def _before_hand(log: Sequence[LogEntry], number: int) -> list[LogEntry]:
-    """The entries before the ``number``-th hand's ``NewHand``: the hands both games played in full.
-
-    A wall file is dealt again every hand, so a hand that washes out (or that East
-    wins) on it can come round for ever, and such a game is compared over the hands
-    both servers finished before the deadline.
-    """
-    seen = 0
-    for index, entry in enumerate(log):
-        if entry.direction == ">" and (entry.text or "").startswith("NewHand "):
-            seen += 1
-            if seen == number:
-                return list(log[:index])
-    return list(log)
+def _hand_starts(log: Sequence[LogEntry]) -> list[int]:
+    """Where each hand's ``NewHand`` stands in the log."""
+    return [n for n, entry in enumerate(log) if entry.direction == ">" and (entry.text or "").startswith("NewHand ")]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -159,10 +146,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not args.option_file.is_file():
             parser.error(f"option file not found: {args.option_file}")
         args.option_file = args.option_file.resolve()
-    options = GameOptions()
-    for entry in read_option_file(args.option_file) if args.option_file else ():
-        options.apply_entry(entry)
-    args.flowers = registry.DEFAULT.flowers(options)
+    entries = read_option_file(args.option_file) if args.option_file else ()
+    args.flowers = plays_flowers(entries, registry.DEFAULT)
     for binary in (args.original, args.player):
         if not os.access(binary, os.X_OK):
             print(f"error: {binary} not found (apt-get install mah-jong)", file=sys.stderr)

@@ -240,12 +240,12 @@ def read_option_file(path: Path) -> tuple[OptionEntry, ...]:
     return tuple(entries)
 
 
-def _wall_size(entries: Sequence[OptionEntry], rules: Ruleset) -> int:
-    """The wall size the options give (flowers or not), which a wall file must match."""
+def plays_flowers(entries: Sequence[OptionEntry], rules: Ruleset) -> bool:
+    """Whether a table with these option-file entries plays flowers: the wall size a wall file must match."""
     options = GameOptions()
     for entry in entries:
         options.apply_entry(entry)
-    return tiles.wall_size(rules.flowers(options))
+    return rules.flowers(options)
 
 
 def build_settings(args: argparse.Namespace, rules: Ruleset = registry.DEFAULT) -> TableSettings:
@@ -253,7 +253,11 @@ def build_settings(args: argparse.Namespace, rules: Ruleset = registry.DEFAULT) 
     if len(args.auth_basic) > MAX_AUTH:
         raise ValueError(f"--auth-basic may be given at most {MAX_AUTH} times")
     option_entries = read_option_file(args.option_file) if args.option_file else ()
-    wall = tiles.read_wall_file(args.wallfile, _wall_size(option_entries, rules)) if args.wallfile else None
+    wall = (
+        tiles.read_wall_file(args.wallfile, tiles.wall_size(plays_flowers(option_entries, rules)))
+        if args.wallfile
+        else None
+    )
     seed = args.seed or int(time.time())
     return TableSettings(
         timeout=args.timeout,
