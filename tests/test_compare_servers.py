@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import random
 from pathlib import Path
 from types import ModuleType
@@ -12,7 +13,7 @@ from conftest import load_script, require_original
 from mj import tiles
 from mj.hand.counting import counts
 from mj.hand.distance import shanten
-from mj.stackedwall import ORPHANS, heavens_blessing, stacked_wall
+from mj.stackedwall import EAST_FOURTEENTH, ORPHANS, dealt_places, heavens_blessing, stacked_wall
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -23,10 +24,7 @@ def compare() -> ModuleType:
 
 
 def dealt(wall: list[tiles.Tile], seat: int) -> list[tiles.Tile]:
-    """The 13 tiles the deal of §12.3 gives ``seat`` (0 = East) from a wall file."""
-    places = [*range(4 * seat, 4 * seat + 4), *range(16 + 4 * seat, 20 + 4 * seat)]
-    places += [*range(32 + 4 * seat, 36 + 4 * seat), 48 + seat]
-    return [wall[p] for p in places]
+    return [wall[place] for place in dealt_places(seat)]
 
 
 @pytest.mark.parametrize("flowers", [True, False])
@@ -37,6 +35,23 @@ def test_a_stacked_wall_is_the_whole_tile_set_and_the_same_for_the_same_seed(flo
         assert not heavens_blessing(wall), "the original's stale tile (§16 item 9) is left out"
         assert wall == stacked_wall(seed, flowers)
     assert stacked_wall(1, flowers) != stacked_wall(2, flowers)
+
+
+def test_the_original_deals_each_seat_the_tiles_at_its_dealt_places() -> None:
+    """Hand 2 of seed 24's recorded game (hand 1 is blank): each player's first 13 draws, as the original sent them."""
+    text = gzip.decompress((ROOT / "tests" / "data" / "stacked" / "seed24-default.log.gz").read_bytes()).decode()
+    lines = text.split("\r\n")
+    starts = [n for n, line in enumerate(lines) if " NewHand " in line]
+    draws: dict[str, list[str]] = {}
+    for line in lines[starts[1] : starts[2]]:
+        if " PlayerDraws " in line:
+            _, _, player, tile = line.split(" ")
+            draws.setdefault(player, []).append(tile)
+    wall = stacked_wall(24, True)
+    expected = sorted(sorted(tiles.code(t) for t in dealt(wall, seat)) for seat in range(4))
+    assert sorted(sorted(got[:13]) for got in draws.values()) == expected
+    east = lines[starts[1]].split(" ")[2]  # NewHand <East's id> ...
+    assert draws[east][:14] == [tiles.code(wall[place]) for place in (*dealt_places(0), EAST_FOURTEENTH)]
 
 
 def test_a_stacked_deal_is_far_nearer_ready_than_a_shuffled_one() -> None:

@@ -10,16 +10,20 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from typing import Final
 
 from mj import tiles
 from mj.hand.counting import counts
 from mj.hand.distance import shanten_all
+from mj.rules import registry
 
 #: Where a stacked hand's sets come from, with their weights: what the scoring tells apart.
 THEMES: dict[str, int] = {"mixed": 4, "flush": 3, "pungs": 3, "majors": 2, "orphans": 1, "gates": 1}
 ORPHANS = [s + r for s in tiles.SUITS for r in (1, 9)] + list(tiles.WINDS) + list(tiles.DRAGONS)
-#: Where East's fourteenth tile lies in a wall file (§12.3).
-EAST_FOURTEENTH = 52
+#: Where each seat's tiles of the deal lie in a wall file (§12.3), as the classical rules deal them.
+_DEALT: Final = [[n for n, seat in enumerate(registry.DEFAULT.deal_order()) if seat == s] for s in range(4)]
+#: Where East's fourteenth tile lies.
+EAST_FOURTEENTH: Final = _DEALT[0][13]
 
 
 def _take(pool: list[tiles.Tile], wanted: Sequence[tiles.Tile]) -> bool:
@@ -65,6 +69,11 @@ def _stacked_hand(rng: random.Random, pool: list[tiles.Tile]) -> list[tiles.Tile
     return hand
 
 
+def dealt_places(seat: int) -> list[int]:
+    """Where in a wall file the 13 tiles dealt to ``seat`` (0: East) lie, East's fourteenth aside."""
+    return _DEALT[seat][:13]
+
+
 def stacked_wall(seed: int, flowers: bool) -> list[tiles.Tile]:
     """A wall in draw order (§12.3) stacked toward rich hands.
 
@@ -77,15 +86,7 @@ def stacked_wall(seed: int, flowers: bool) -> list[tiles.Tile]:
     rng.shuffle(pool)
     hands = [_stacked_hand(rng, pool) for _ in range(4)]
     wall: list[tiles.Tile | None] = [None] * tiles.wall_size(flowers)
-    dealt = [
-        [
-            *range(4 * seat, 4 * seat + 4),
-            *range(16 + 4 * seat, 20 + 4 * seat),
-            *range(32 + 4 * seat, 36 + 4 * seat),
-            48 + seat,
-        ]
-        for seat in range(4)
-    ]
+    dealt = [dealt_places(seat) for seat in range(4)]
     draws = [[53 + (seat + 3) % 4 + 4 * turn for turn in range(6)] for seat in range(4)]
     for places in (*dealt, *draws):
         rng.shuffle(places)
@@ -119,5 +120,5 @@ def stacked_wall(seed: int, flowers: bool) -> list[tiles.Tile]:
 def heavens_blessing(wall: Sequence[tiles.Tile]) -> bool:
     """Whether East is dealt a complete hand: the original then announces a stale tile (§16 item 9),
     which our server does not reproduce after the first hand."""
-    east = [*wall[0:4], *wall[16:20], *wall[32:36], wall[48], wall[EAST_FOURTEENTH]]
+    east = [wall[place] for place in (*dealt_places(0), EAST_FOURTEENTH)]
     return shanten_all(counts([t for t in east if not tiles.is_special(t)])) == -1
