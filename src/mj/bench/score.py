@@ -91,8 +91,8 @@ def random_winning_hand(rng: random.Random) -> tuple[SeatHand, Win]:
         own_wind=rng.choice(WINDS),
         prevailing_wind=rng.choice(WINDS),
     )
-    if source is WinSource.LOOSE and not hand.specials and all(m.kind is not MeldKind.KONG for m in melds[:declared]):
-        source = WinSource.WALL  # a loose tile replaces the draw of a kong or a flower, and there is neither
+    if source is WinSource.LOOSE and not winhand.draws_loose_tiles(melds[:declared], hand.specials):
+        source = WinSource.WALL
     visible = tuple(rng.randrange(0, 5) for _ in range(NUM_KINDS))
     win = Win(
         tile=win_tile,

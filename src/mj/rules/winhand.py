@@ -10,6 +10,7 @@ Seats are 0..3 = East, South, West, North, as everywhere in mj; East is the deal
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 from typing import Final
@@ -85,6 +86,11 @@ class WinningHand:
         return held
 
 
+def draws_loose_tiles(exposed: Sequence[Meld], flowers: Sequence[Tile]) -> bool:
+    """Whether a hand could have drawn a loose tile: it replaces the draw of a kong or of a flower."""
+    return bool(flowers) or any(meld.kind is MeldKind.KONG for meld in exposed)
+
+
 def check(hand: WinningHand) -> None:
     """Raise :class:`HandError` unless ``hand`` could be on a table.
 
@@ -121,7 +127,7 @@ def check(hand: WinningHand) -> None:
             raise HandError(f"the discarder {SEAT_LETTERS[hand.seat]} is the winner's own seat")
     elif hand.discarder is not None:
         raise HandError(f"a {hand.how.value} win has no discarder")
-    if hand.how is How.LOOSE_TILE and not hand.flowers and all(m.kind is not MeldKind.KONG for m in hand.exposed):
+    if hand.how is How.LOOSE_TILE and not draws_loose_tiles(hand.exposed, hand.flowers):
         raise HandError("a loose tile is drawn after a kong or a flower, and the hand has neither")
     if hand.how is How.ROBBED_KONG and held[kind_index(hand.winning_tile)] > 1:
         raise HandError(
