@@ -12,8 +12,8 @@ of its tiles than the best one, which the calculator takes.
 from __future__ import annotations
 
 import json
-import re
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -22,7 +22,8 @@ import pytest
 
 from mj import replay, tiles
 from mj.calculator import calculate, parse_request
-from mj.calculator.classical import readings
+from mj.calculator.classical import elements, readings
+from mj.calculator.outcome import Element
 from mj.melds import KongOrigin, Meld, MeldKind
 from mj.rules.base import HandScore, SeatHand, Win, WinSource
 from mj.rules.classical.scoring import score_hand
@@ -45,7 +46,6 @@ HOW = {
     WinSource.LOOSE: "loose-tile",
 }
 SET_NAME = {MeldKind.CHOW: "chow", MeldKind.PUNG: "pung", MeldKind.KONG: "kong"}
-REASON = re.compile(r"\(([^)]*)\)$")
 
 
 @dataclass(frozen=True)
@@ -111,8 +111,8 @@ def as_input(winner: Winner) -> dict[str, Any]:
     return data
 
 
-def reasons(text: str) -> Counter[str]:
-    return Counter(m[1] for line in text.splitlines() if (m := REASON.search(line)))
+def reasons(found: Iterable[Element]) -> Counter[str]:
+    return Counter(element.name for element in found)
 
 
 def arrangement(melds: tuple[Meld, ...] | list[Meld]) -> Counter[tuple[MeldKind, int]]:
@@ -129,7 +129,7 @@ def test_the_games_give_over_a_thousand_winning_hands_to_check_limit_hands_among
     assert len(GAMES) >= 80
     checked = [w for w in winners if expressible(w)]
     assert len(checked) >= 1000
-    limits = {reason for w in checked for reason in reasons(w.logged.text) if reason[0].isupper()}
+    limits = {reason for w in checked for reason in reasons(elements(w.logged)) if reason[0].isupper()}
     stacked = {"All Honours", "Buried Treasure", "Concealed Clear Suit", "Heads and Tails", "Three Great Scholars"}
     assert stacked | {"Wriggling Snake", "Thirteen Unique Wonders"} <= limits
 
@@ -147,7 +147,8 @@ def test_the_calculator_scores_each_winning_hand_as_the_original_server_did(winn
             outcomes["same"] += 1
         elif outcome.score is not None and outcome.score < logged.score:
             # The other waits were all on the table, which the input does not show.
-            assert reasons(logged.text) - reasons(outcome.text) == Counter({"filling the only place": 1}), where
+            missing = reasons(elements(logged)) - reasons(outcome.elements)
+            assert missing == Counter({"filling the only place": 1}), where
             outcomes["only place"] += 1
         else:
             # The robot declared a poorer arrangement; the calculator weighed it and took a better one.
