@@ -179,6 +179,19 @@ MOON = "1D 2D 3D 5C 5C 5C 7D 8D 9D RD RD RD EW EW"
 def test_first_turn_and_last_tile_reach_the_classical_hands_that_depend_on_them(score_json: Any) -> None:
     heaven = score_json({**CLASSICAL_HAND, "seat": "E", "first_turn": True})
     assert [e["name"] for e in heaven["elements"]] == ["Heaven's Blessing"]
+    fed = {**CLASSICAL_HAND, "how": "discard", "first_turn": True}
+    earth = score_json({**fed, "discarder": "E"})
+    assert [e["name"] for e in earth["elements"]] == ["Earth's Blessing"]
+    # Earth's Blessing is won on East's first discard, before any other seat has discarded.
+    west = score_json({**fed, "seat": "N", "discarder": "W"})
+    assert "Earth's Blessing" not in [e["name"] for e in west["elements"]]
+    # East's kong of its dealt tiles keeps Heaven's Blessing; a kong claimed from a discard is no dealt hand.
+    dealt_kong = {**CLASSICAL_HAND, "seat": "E", "first_turn": True, "concealed": "1B 2B 3B 5C 5C 5C 7D 8D 9D EW EW"}
+    kong = {"set": "kong", "tile": "RD", "concealed": True}
+    heaven = score_json({**dealt_kong, "how": "loose-tile", "exposed": [kong]})
+    assert "Heaven's Blessing" in [e["name"] for e in heaven["elements"]]
+    claimed = score_json({**dealt_kong, "how": "loose-tile", "exposed": [{**kong, "concealed": False}]})
+    assert "Heaven's Blessing" not in [e["name"] for e in claimed["elements"]]
     moon = score_json({**CLASSICAL_HAND, "concealed": MOON, "winning_tile": "1D"})
     assert "Catching the Moon from the Bottom of the Sea" not in [e["name"] for e in moon["elements"]]
     moon = score_json({**CLASSICAL_HAND, "concealed": MOON, "winning_tile": "1D", "last_tile": True})
@@ -268,6 +281,17 @@ MALFORMED = [
     ),
     ("flower in the hand", changed(IMS_HAND, concealed="4B 5B 6B WD 1S"), "1S is a flower or season"),
     ("flower twice", changed(IMS_HAND, flowers=["1F", "1F"]), "flower 1F is given twice"),
+    ("pung of a flower", changed(IMS_HAND, exposed=[{"set": "pung", "tile": "1F"}]), "1F is a flower or season"),
+    (
+        "kong of a season",
+        changed(CLASSICAL_HAND, exposed=[{"set": "kong", "tile": "2S", "concealed": True}], concealed="2B 2B 2B 2B"),
+        "2S is a flower or season: it makes no set",
+    ),
+    (
+        "a chow on the first turn",
+        changed(CLASSICAL_HAND, first_turn=True, exposed=[{"set": "chow", "tile": "1C"}]),
+        "a hand on its first turn has claimed no chow",
+    ),
     ("tile as flower", changed(IMS_HAND, flowers=["1B"]), "1B in flowers is not a flower or season"),
     (
         "robbed tile held twice",

@@ -90,14 +90,17 @@ def _win(hand: WinningHand) -> Win:
             for tile in meld.tiles:
                 visible[kind_index(tile)] += 1
     source = _SOURCES[hand.how]
+    # The blessings are won before anything was claimed: East's dealt hand (with its own
+    # concealed kongs and their loose tiles), or East's first discard.
+    unclaimed = all(meld.concealed for meld in hand.exposed)
     return Win(
         tile=hand.winning_tile,
         source=source,
         melds_before_win=len(hand.exposed),
         visible=tuple(visible),
         last_tile=hand.last_tile,
-        heavens_blessing=hand.first_turn and hand.seat == EAST and source is not WinSource.DISCARD,
-        earths_blessing=hand.first_turn and hand.seat != EAST and source is WinSource.DISCARD,
+        heavens_blessing=hand.first_turn and unclaimed and hand.seat == EAST and not hand.how.fed,
+        earths_blessing=hand.first_turn and not hand.exposed and hand.seat != EAST and hand.discarder == EAST,
         kong_upon_kong=False,
         original_call=False,
         hands_as_east=0,

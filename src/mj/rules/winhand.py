@@ -97,12 +97,17 @@ def check(hand: WinningHand) -> None:
     Fourteen tiles' worth (a kong counts as three), no more than four of a kind, the
     winning tile among the concealed tiles, flowers only among the flowers and each at
     most once, a feeder for a fed tile and only then, a robbed kong's tile held
-    once (the robbed pung holds the other three), and a loose tile only beside a kong or
-    a flower, the draws it replaces.
+    once (the robbed pung holds the other three), a loose tile only beside a kong or
+    a flower, the draws it replaces, and no chow or pung on a first turn (a seat
+    discards after claiming one, so its first turn is over).
     """
     for meld in hand.exposed:
         if meld.kind not in (MeldKind.CHOW, MeldKind.PUNG, MeldKind.KONG):
             raise HandError(f"exposed sets are chows, pungs and kongs, not a {meld.kind.value}")
+        if is_special(meld.tile):
+            raise HandError(f"{code(meld.tile)} is a flower or season: it makes no set")
+        if hand.first_turn and meld.kind is not MeldKind.KONG:
+            raise HandError(f"a hand on its first turn has claimed no {meld.kind.value}: it would have discarded since")
     worth = len(hand.concealed) + 3 * len(hand.exposed)
     if worth != 14:
         raise HandError(f"the hand has {worth} tiles' worth (a kong counts as 3), not 14")
