@@ -133,6 +133,37 @@ def test_an_option_file_with_a_value_out_of_range_is_refused(line: str, reason: 
     assert_refused(run_server(tmp_path, "--option-file", "x.opt"), r"x\.opt:1: .*" + reason)
 
 
+@pytest.mark.parametrize(
+    ("rules", "line", "reason"),
+    [
+        ("ims", "GameOption 0 MinimumFan nat 0 1 1 minimum fan", "MinimumFan must be 0 or 2"),
+        ("beijing", "GameOption 0 Unit nat 0 1 7 unit", "Unit must be between 1 and 2"),
+        ("beijing", "GameOption 0 WallEnd nat 0 1 5 tiles left", "WallEnd must be"),
+    ],
+)
+def test_an_option_file_is_checked_by_the_tables_rules(rules: str, line: str, reason: str, tmp_path: Path) -> None:
+    """A value the rule system cannot play stops the server at once (it used to stop it at the first win)."""
+    (tmp_path / "x.opt").write_bytes(line.encode() + b"\r\n")
+    assert_refused(run_server(tmp_path, "--rules", rules, "--option-file", "x.opt"), r"x\.opt:1: .*" + reason)
+
+
+def test_an_option_of_another_rule_system_is_ignored_with_a_warning(tmp_path: Path) -> None:
+    (tmp_path / "x.opt").write_bytes(b"GameOption 0 NoLimit bool 0 1 1 no limit\r\n")
+    server = subprocess.Popen(
+        [*OUR_SERVER, "--server", "sock", "--rules", "ims", "--option-file", "x.opt"],
+        cwd=tmp_path,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        assert server.stdout is not None and server.stdout.readline().startswith(b"OK"), "the server plays on"
+    finally:
+        server.kill()
+        _, err = server.communicate(timeout=DEADLINE)
+    assert b"x.opt:1: unknown option NoLimit ignored (ims rules)" in err
+
+
 @pytest.mark.parametrize("option", ["--load-game", "--option-file", "--wallfile"])
 def test_a_fifo_is_refused_at_once_without_waiting_for_a_writer(option: str, tmp_path: Path) -> None:
     os.mkfifo(tmp_path / "fifo")

@@ -23,7 +23,7 @@ from mj import tiles
 from mj.protocol import cmsg as C
 from mj.protocol.fields import ProtocolError
 from mj.protocol.framing import ENCODING, LineDecoder, encode_line
-from mj.rules.options import GameOptions, OptionEntry, OptionError, check_entry
+from mj.rules.options import GameOptions, OptionEntry, OptionError
 from mj.tiles import Tile
 
 if TYPE_CHECKING:  # the rule systems are not needed to read a classical save
@@ -88,6 +88,7 @@ def parse_save(text: str, rules: Ruleset | None = None) -> SavedGame:
     hand_start = (False, 0)
     wall: tuple[Tile, ...] | None = None
     history: list[C.CMsg] = []
+    game_options = rules.new_options() if rules is not None else GameOptions()
     for number, line in enumerate(lines, 1):
         if not line:
             continue
@@ -109,7 +110,7 @@ def parse_save(text: str, rules: Ruleset | None = None) -> SavedGame:
             game = message
         elif isinstance(message, C.GameOption) and wall is None and not history:
             try:
-                check_entry(message.entry)
+                game_options.check_entry(message.entry)
             except OptionError as exc:
                 raise SaveFileError(f"line {number}: game option {message.entry.name}: {exc}") from None
             options.append(message.entry)
@@ -127,7 +128,6 @@ def parse_save(text: str, rules: Ruleset | None = None) -> SavedGame:
     seated = {game.east, game.south, game.west, game.north}
     if len(seated) != 4 or {p.id for p in players} != seated or len(players) != 4:
         raise SaveFileError("the Player lines do not match the four seats of the Game line")
-    game_options = rules.new_options() if rules is not None else GameOptions()
     for entry in options:
         game_options.apply_entry(entry)
     _check_game(game, game_options, completed)

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from mj.arena.players import SpecError
 from mj.rules import registry
-from mj.rules.options import OptionEntry, OptionError, check_value
+from mj.rules.options import OptionEntry, OptionError
 from mj.rules.ruleset import Ruleset
 from mj.server.cli import read_option_file
 
@@ -26,16 +26,7 @@ def game_options(
 ) -> tuple[OptionEntry, ...]:
     """The entries of ``option_file`` then of each ``NAME=VALUE`` setting, checked against ``rules``' options."""
     options = rules.new_options()
-    entries = list(_read(option_file)) if option_file is not None else []
-    for entry in entries:
-        warning = options.apply_entry(entry)
-        try:
-            if warning is not None:
-                raise OptionError(warning)
-            known = options.entry(entry.name)
-            check_value(entry.name, entry.value, known.allowed, known.bounds)
-        except OptionError as exc:
-            raise SpecError(f"{option_file}: {entry.name}: {exc}") from None
+    entries = list(_read(option_file, rules)) if option_file is not None else []
     for setting in settings:
         name, equals, value = setting.partition("=")
         try:
@@ -47,12 +38,12 @@ def game_options(
     return tuple(entries)
 
 
-def _read(path: Path) -> tuple[OptionEntry, ...]:
+def _read(path: Path, rules: Ruleset) -> tuple[OptionEntry, ...]:
     """The server's reading of an option file, its first warning turned into an error."""
     warnings = io.StringIO()
     try:
         with contextlib.redirect_stderr(warnings):
-            entries = read_option_file(path)
+            entries = read_option_file(path, rules)
     except (OSError, ValueError) as exc:
         raise SpecError(f"cannot read option file {path}: {exc}") from None
     first = warnings.getvalue().partition("\n")[0]

@@ -78,7 +78,6 @@ OPTION_TABLE: Final[tuple[OptionEntry, ...]] = tuple(
     )
 )
 OPTION_NAMES: Final = tuple(e.name for e in OPTION_TABLE)
-_TABLE_TYPES: Final = {e.name: e.type for e in OPTION_TABLE}
 
 #: Score values are capped at a notional 100 limits, as in the original.
 SCORE_CAP: Final = 100_000_000
@@ -145,17 +144,6 @@ def check_value(
     bounds = bounds or OPTION_RANGES.get(name)
     if bounds is not None and not bounds[0] <= value <= bounds[1]:
         raise OptionError(f"{name} must be between {bounds[0]} and {bounds[1]}")
-
-
-def check_entry(entry: OptionEntry) -> None:
-    """An option or save file's entry checked as a client's ``SetGameOption`` is (:class:`OptionError`).
-
-    Entries for unknown options or of another type than the server's are left to
-    :meth:`GameOptions.apply_entry`, which ignores them.
-    """
-    known = _TABLE_TYPES.get(entry.name)
-    if known is entry.type:
-        check_value(entry.name, entry.value)
 
 
 def parse_entry(text: str) -> OptionEntry:
@@ -243,6 +231,16 @@ class GameOptions:
         value = parse_value(entry.type, text)
         check_value(name, value, entry.allowed, entry.bounds)
         return replace(entry, value=value)
+
+    def check_entry(self, entry: OptionEntry) -> None:
+        """An option or save file's entry checked as a client's ``SetGameOption`` is (:class:`OptionError`).
+
+        Entries for options this game does not have, or of another type, are left to
+        :meth:`apply_entry`, which ignores them.
+        """
+        known = self._entries.get(entry.name)
+        if known is not None and known.type is entry.type:
+            check_value(entry.name, entry.value, known.allowed, known.bounds)
 
     def apply_entry(self, entry: OptionEntry) -> str | None:
         """Apply a ``GameOption`` line of an option or save file; returns a warning or None.

@@ -27,7 +27,7 @@ from mj.protocol import cmsg as C
 from mj.protocol.fields import ProtocolError
 from mj.protocol.framing import ENCODING, MAX_LINE, LineDecoder
 from mj.rules import registry
-from mj.rules.options import GameOptions, OptionEntry, OptionError, check_entry, check_value
+from mj.rules.options import GameOptions, OptionEntry, OptionError, check_value
 from mj.rules.ruleset import Ruleset
 from mj.server.address import DEFAULT_ADDRESS, Address, TcpAddress, parse_address
 from mj.server.diskqueue import DiskQueue
@@ -208,15 +208,18 @@ class OptionFileError(ValueError):
     """An option file whose option values are out of range; the message names the line."""
 
 
-def read_option_file(path: Path) -> tuple[OptionEntry, ...]:
-    """The ``GameOption`` entries of an option file (protocol.md §5.5).
+def read_option_file(path: Path, rules: Ruleset = registry.DEFAULT) -> tuple[OptionEntry, ...]:
+    """The ``GameOption`` entries of an option file (protocol.md §5.5) for a table of ``rules``.
 
     The file holds controller messages framed as on the wire. Lines that are not
-    GameOption messages are skipped with a warning, as the original skips lines it
-    cannot apply; a missing final newline does not lose the last line. Values are
-    checked as a client's ``SetGameOption`` is (:class:`OptionFileError`), and the
-    file is read as :func:`~mj.inputfile.read_capped` allows (:class:`InputFileError`).
+    GameOption messages, and options the rules do not have, are skipped with a
+    warning, as the original skips lines it cannot apply; a missing final newline
+    does not lose the last line. Values are checked as a client's ``SetGameOption``
+    is, by the rules' own entries (:class:`OptionFileError`): a value the rules
+    cannot play must stop the server before its first game, not at its first win.
+    The file is read as :func:`~mj.inputfile.read_capped` allows (:class:`InputFileError`).
     """
+    options = rules.new_options()
     text = read_capped(path, SMALL_FILE_CAP).decode(ENCODING)
     if not text.endswith("\n"):
         text += "\n"
@@ -231,9 +234,12 @@ def read_option_file(path: Path) -> tuple[OptionEntry, ...]:
             continue
         if isinstance(message, C.GameOption):
             try:
-                check_entry(message.entry)
+                options.check_entry(message.entry)
             except OptionError as exc:
                 raise OptionFileError(f"{path}:{number}: {message.entry.name}: {exc}") from None
+            warning = options.apply_entry(message.entry)
+            if warning is not None:
+                print(f"+W+ {path}:{number}: {warning} ({rules.name} rules)", file=sys.stderr)
             entries.append(message.entry)
         elif not isinstance(message, C.Comment):
             print(f"+W+ {path}:{number}: only GameOption lines are applied; line ignored", file=sys.stderr)
@@ -252,7 +258,7 @@ def build_settings(args: argparse.Namespace, rules: Ruleset = registry.DEFAULT) 
     """The table's settings from parsed options; :class:`OSError` / :class:`ValueError` for bad files."""
     if len(args.auth_basic) > MAX_AUTH:
         raise ValueError(f"--auth-basic may be given at most {MAX_AUTH} times")
-    option_entries = read_option_file(args.option_file) if args.option_file else ()
+    option_entries = read_option_file(args.option_file, rules) if args.option_file else ()
     wall = (
         tiles.read_wall_file(args.wallfile, tiles.wall_size(plays_flowers(option_entries, rules)))
         if args.wallfile
