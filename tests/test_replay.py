@@ -16,6 +16,7 @@ from mj.replay import ReplayError, read_entries, replay
 REFERENCE = Path(__file__).parent / "data" / "reference"
 CORPUS = Path(__file__).parent / "data" / "original"
 STACKED = Path(__file__).parent / "data" / "stacked"
+SESSIONS_DIR = Path(__file__).parent / "data" / "sessions"
 
 #: Complete games of four original robots among the reference evidence.
 REFERENCE_GAMES = [
@@ -69,6 +70,14 @@ def test_disconnections_rejoins_and_resumed_games_replay_identically(name: str) 
     result = replay(read_entries(reference(name)))
     assert result.mismatch is None, str(result.mismatch)
     assert result.hands == SESSIONS[name]
+
+
+@pytest.mark.parametrize("path", sorted(SESSIONS_DIR.glob("*.log.gz")), ids=lambda p: p.name)
+def test_claim_timers_and_east_leaving_replay_identically(path: Path) -> None:
+    """The original's logs of claim windows ended by the timer, then East's connection lost (data README)."""
+    result = replay(read_entries(path))
+    assert result.mismatch is None, str(result.mismatch)
+    assert result.hands == 1 and result.messages > 500
 
 
 def test_a_resumed_log_whose_history_breaks_the_rules_cannot_be_replayed() -> None:

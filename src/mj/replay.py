@@ -332,6 +332,11 @@ def _fixed(messages: list[str]) -> list[str]:
     return [m for m in messages if _keyword(m) in SYNCHRONISING]
 
 
+def _timed_out(lines: list[str]) -> bool:
+    """Whether ``lines`` say a claim timer ran out: a player's ``PlayerDoesntClaim`` marked as timed out."""
+    return any(" PlayerDoesntClaim " in line and line.endswith(" 1") for line in lines)
+
+
 def _refused_too_fast(connection: int, expected: list[str]) -> bool:
     """Whether the server refused the line for its rate alone (a chat or save flood), which no log can tell us."""
     return len(expected) == 1 and expected[0].startswith(f"cnx{connection} Error ") and expected[0].endswith(TOO_FAST)
@@ -360,8 +365,10 @@ def replay(entries: Sequence[LogEntry], narrator: Narrator | None = None) -> Rep
             deliveries = table.refuse(received.connection)
         else:
             deliveries = table.receive(received.connection, received.text)
-        if expected and not deliveries and any(" PlayerDoesntClaim " in e and e.endswith(" 1") for e in expected):
-            deliveries = table.timeout()
+        if _timed_out(expected) and not _timed_out(_logged(deliveries)):
+            # The log has no line for a claim timer: its lines follow the last line received
+            # before it ran out, often the other players' NoClaim, which had its own answer.
+            deliveries += table.timeout()
         for connection in sorted(table.closing):  # closed by the server: the original logs no end of file
             deliveries += table.close(connection)
         actual = _logged(deliveries)

@@ -329,7 +329,8 @@ class Table:
             return self._take()
         record = self._record(conn.player)
         assert record is not None
-        record.connection = None
+        # Until the news of its loss is out, the lost player keeps its connection: the original
+        # logs a broadcast as East's copy, under East's connection even when East is the one lost.
         game = self.game
         if game is not None and game.game_over:
             self.exit_status = 0
@@ -347,6 +348,7 @@ class Table:
         else:
             self.active = False
             self._broadcast(C.StopPlay(f"Lost connection to player {record.id}; game suspended"))
+        record.connection = None
         return self._take()
 
     # ------------------------------------------------------------------ what the transport asks
