@@ -72,12 +72,19 @@ def test_disconnections_rejoins_and_resumed_games_replay_identically(name: str) 
     assert result.hands == SESSIONS[name]
 
 
-@pytest.mark.parametrize("path", sorted(SESSIONS_DIR.glob("*.log.gz")), ids=lambda p: p.name)
+@pytest.mark.parametrize("path", sorted(SESSIONS_DIR.glob("claim-timeouts-*.log.gz")), ids=lambda p: p.name)
 def test_claim_timers_and_east_leaving_replay_identically(path: Path) -> None:
     """The original's logs of claim windows ended by the timer, then East's connection lost (data README)."""
     result = replay(read_entries(path))
     assert result.mismatch is None, str(result.mismatch)
     assert result.hands == 1 and result.messages > 500
+
+
+def test_an_ims_game_resumed_after_kill_9_replays_to_its_game_over() -> None:
+    """The loaded game's completed rounds come from its prevailing wind: without them it never ended."""
+    result = replay(read_entries(SESSIONS_DIR / "ims-resumed-after-kill-9.log.gz"))
+    assert result.mismatch is None, str(result.mismatch)
+    assert result.hands == 15
 
 
 def test_a_resumed_log_whose_history_breaks_the_rules_cannot_be_replayed() -> None:

@@ -27,7 +27,7 @@ from mj.protocol.framing import ENCODING
 from mj.rules import registry
 from mj.rules.options import OptionEntry
 from mj.rules.ruleset import Ruleset
-from mj.savefile import format_save
+from mj.savefile import completed_rounds_comment, format_save
 from mj.server.logcompare import SYNCHRONISING
 from mj.table import TOO_FAST, Delivery, LoadError, Saver, Table, TableSettings
 from mj.tiles import BLANK, Tile
@@ -171,14 +171,16 @@ def _start_of(entries: Sequence[LogEntry]) -> _Start:
     sent = [e.text for e in entries if e.direction == ">" and e.text]
     timeout = next((e.value for e in options if e.name == "Timeout"), 0)
     players = _loaded_players(entries)
+    # Only the original plays classical with its faults; another system's log is mj's own.
+    rules = _rules_of(sent)
     settings = TableSettings(
         timeout=int(timeout),
         option_entries=tuple(options),
         fixed_seating=(game.east, game.south, game.west, game.north),
-        original_quirks=True,
+        original_quirks=rules is registry.DEFAULT,
         end_on_disconnect=any(t.startswith("Message 0 0 Lost connection to player ") for t in sent),
         exit_on_disconnect=any(t.startswith("StopPlay ") and t.endswith("quitting") for t in sent),
-        rules=_rules_of(sent),
+        rules=rules,
     )
     history = _loaded_history(entries, game) if players else ()
     return _Start(settings, game, players, history)
@@ -296,7 +298,11 @@ def _save_text(start: _Start, walls: LoggedWalls) -> str:
     game = start.game
     seating = [game.east, game.south, game.west, game.north]
     messages: list[C.CMsg] = [*sorted(start.players, key=lambda p: seating.index(p.id))]
+    # The rounds completed before, which the log does not say: each has moved the prevailing
+    # wind on (a game of more than four rounds is taken to be in its first four). The original
+    # ignores the count when it loads a game (mj only under --original-quirks).
     messages.append(game)
+    messages.append(completed_rounds_comment(tiles.WINDS.index(game.round)))
     messages.extend(C.GameOption(0, entry) for entry in start.settings.option_entries)
     if start.history:
         rules = start.settings.rules
