@@ -77,6 +77,14 @@ def test_option_errors_use_the_original_texts() -> None:
         (1, "Error 2 Number of rounds must be 1, 2 or a multiple of 4")
     ]
     assert texts(table.receive(1, "SetGameOption Bogus 1")) == [(1, "Error 3 Trying to set unknown option")]
+    # A number of thousands of digits is read as C reads it, saturated; it once stopped the server.
+    huge = "9" * 5000
+    assert texts(table.receive(1, f"SetGameOption NumRounds {huge}")) == [
+        (1, "Error 4 Number of rounds must be 1, 2 or a multiple of 4")
+    ]
+    assert texts(table.receive(1, f"SetGameOption Timeout {huge}")) == [
+        (1, "Error 5 Timeout must be between 0 and 3600")
+    ]
     out = texts(table.receive(1, "SetGameOption NumRounds 2"))
     assert out[0] == (1, "GameOption 1 NumRounds nat 0 1 2 number of rounds to play")
     assert len(out) == 4

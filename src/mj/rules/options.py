@@ -92,10 +92,20 @@ class OptionError(ValueError):
 _INT = re.compile(r"\s*([+-]?\d+)")
 
 
+#: What a number too long for C's ``long`` is read as, as ``strtol`` saturates: beyond every
+#: option's range (and Python refuses to convert a number of thousands of digits).
+_HUGE: Final = 2**63 - 1
+
+
 def _leading_int(text: str) -> int | None:
     """C ``sscanf("%d")``: optional white space and sign, digits, junk after them ignored."""
     match = _INT.match(text)
-    return int(match.group(1)) if match else None
+    if not match:
+        return None
+    number = match.group(1)
+    if len(number.lstrip("+-").lstrip("0")) > len(str(_HUGE)):
+        return -_HUGE - 1 if number.startswith("-") else _HUGE
+    return max(-_HUGE - 1, min(_HUGE, int(number)))
 
 
 def parse_value(kind: OptionType, text: str) -> int | str:
