@@ -22,11 +22,13 @@ from mj.arena.players import parse_player
 from mj.arena.tally import GameTally
 from mj.protocol import cmsg as C
 from mj.robot.agent import Robot
+from mj.rules.options import OptionEntry, OptionType
 from mj.savefile import parse_save
 from mj.server.journal import Journal
-from mj.table import Table, TableSettings
+from mj.table import LoadError, Table, TableSettings
 from test_server_sessions import SLOW, Lab, replay_verdict
 
+NUM_ROUNDS_1 = OptionEntry("NumRounds", OptionType.NAT, 0, True, 1, "number of rounds to play")
 #: Moves everyone is told of, and player 1's own draws: how the first server's log shows the hand to cnx1.
 _PUBLIC_MOVE = re.compile(r"Player(?!Draws|DrawsLoose|DoesntClaim)\w+ |PlayerDraws(Loose)? 1 ")
 
@@ -77,6 +79,21 @@ def test_the_journal_is_the_save_file_after_every_event_of_a_whole_game(tmp_path
     exchange(table, robots, [f"Robot{n}" for n in range(1, 5)], tally, None)
     journal.close()
     assert tally.game_over and tally.hands >= 16 and events > 1000
+
+
+def test_the_journal_of_a_finished_game_is_refused_in_one_line(tmp_path: Path) -> None:
+    """Loaded, a finished game would seat its players and leave them waiting for ever."""
+    path = tmp_path / "journal.mjs"
+    table = Table(TableSettings(timeout=0, seed=6, option_entries=(NUM_ROUNDS_1,)))
+    journal = Journal.start(path, table)
+    table.journal = journal.record
+    robots = [Robot(parse_player("default").strategy(6)) for _ in range(4)]
+    tally = GameTally()
+    exchange(table, robots, [f"Robot{n}" for n in range(1, 5)], tally, None)
+    journal.close()
+    assert tally.game_over
+    with pytest.raises(LoadError, match=r"^the game is over: its last hand is settled, there is nothing to resume$"):
+        Table(TableSettings()).load(path.read_text(encoding="latin-1"))
 
 
 def test_the_end_of_hand_sync_leaves_the_thread_that_records(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -236,6 +236,8 @@ class Table:
             game = restore_game(saved, self.walls, self._config(), keep_rounds=not self.settings.original_quirks)
         except SaveFileError as exc:
             raise LoadError(str(exc)) from None
+        if game.game_over:  # its players would join, send Ready and wait for ever
+            raise LoadError("the game is over: its last hand is settled, there is nothing to resume")
         self.game = game
         self.active = False
         self.players = [PlayerRecord(p.id, p.name, None) for p in saved.players]
