@@ -28,7 +28,7 @@ from mj.server import cli
 from mj.server.address import UnixAddress
 from mj.server.guard import FIRST_DELAY
 from mj.server.robotgame import announced_address, kill, wait_for_text
-from mj.server.transport import Limits, Server
+from mj.server.transport import Limits, Server, tune_tcp
 from mj.table import MAX_CHAT, MAX_SAVE_NAMES, TOO_FAST, Table, TableSettings
 from test_server import (  # noqa: F401
     OUR_SERVER,
@@ -451,3 +451,19 @@ def test_the_limits_and_their_defaults_are_in_the_help_and_set_by_options() -> N
     limits = cli.limits_from(args)
     assert (limits.connect_timeout, limits.line_timeout, limits.max_waiting) == (5, 2.5, 100)
     assert limits.max_connections > limits.max_waiting, "room for the players beyond the waiting connections"
+
+
+def test_a_silent_tcp_connection_is_probed_so_a_dead_link_frees_its_seat_within_two_minutes() -> None:
+    """A player whose network dies sends no FIN; while the table waits for its move nothing is written to find out."""
+    limits = Limits()
+    with socket.create_server(("127.0.0.1", 0)) as listener, socket.create_connection(listener.getsockname()):
+        accepted, _ = listener.accept()
+        with accepted:
+            tune_tcp(accepted, limits)
+            assert accepted.getsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE) == 1
+            assert accepted.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY) == 1
+            idle = accepted.getsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPIDLE)
+            interval = accepted.getsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPINTVL)
+            probes = accepted.getsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPCNT)
+    assert (idle, interval, probes) == (limits.keepalive_idle, limits.keepalive_interval, limits.keepalive_probes)
+    assert idle + interval * probes <= 120

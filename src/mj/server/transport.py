@@ -142,6 +142,12 @@ class Limits:
     max_pending: int = 1000
     #: Bytes queued for one client that it has not read; more means it stopped reading.
     max_unsent: int = 4 * 1024 * 1024
+    #: Seconds a TCP connection may be silent before the system probes it, then the probes'
+    #: interval and count: a player whose network died (no FIN, no RST reached us) is found
+    #: gone within about two minutes, and can take its seat again from elsewhere.
+    keepalive_idle: int = 60
+    keepalive_interval: int = 15
+    keepalive_probes: int = 4
 
 
 @dataclass(eq=False, slots=True)
@@ -358,7 +364,9 @@ class Server:
                 transport.write(encode_line(C.Error(0, "Unable to accept new connections").encode()))
             transport.close()
             return None
-        _set_nodelay(transport)
+        sock = transport.get_extra_info("socket")
+        if sock is not None:
+            tune_tcp(sock, self.limits)
         client = Client(number, transport, LineDecoder(self.limits.max_line), self._loop.create_future())
         client.host = host
         self._clients[number] = client
@@ -756,12 +764,18 @@ def _peer_host(transport: asyncio.BaseTransport) -> str | None:
     return host
 
 
-def _set_nodelay(transport: asyncio.BaseTransport) -> None:
-    """Messages are small and interactive: send each at once (no Nagle delay) on TCP."""
-    sock = transport.get_extra_info("socket")
-    if sock is not None and sock.family in (socket.AF_INET, socket.AF_INET6):
-        with contextlib.suppress(OSError):
-            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+def tune_tcp(sock: socket.socket, limits: Limits) -> None:
+    """On TCP: send each message at once (they are small and interactive: no Nagle delay), and
+    probe a silent connection (:class:`Limits`' keepalive), since a server waiting for a seat's
+    move writes nothing that would find its link dead."""
+    if sock.family not in (socket.AF_INET, socket.AF_INET6):
+        return
+    with contextlib.suppress(OSError):
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE, 1)
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPIDLE, limits.keepalive_idle)
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPINTVL, limits.keepalive_interval)
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPCNT, limits.keepalive_probes)
 
 
 def _remove_stale_socket(path: str) -> None:
