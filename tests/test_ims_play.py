@@ -228,6 +228,20 @@ def test_minimum_fan_two_keeps_a_poor_hand_from_going_out() -> None:
                 table.game.apply(WEST, P.MahJong(serial))
 
 
+def test_a_dealer_complete_with_the_replacement_of_a_dealt_flower_wins_on_a_flower() -> None:
+    """The replacement is a loose tile, at the deal as in play: Win on Flower lifts the hand to Minimum Fan 2."""
+    hands = [
+        "1B 2B 3B 4C 5C 6C 9D 9D 9D 2B 3B 5D 5D 1F",
+        "4C 6C 7C 3C 2D 3D 6D 8D EW SW WW NW RD",
+        "5C 5C 7C 3C 2D 3D 6D 8D EW SW WW NW GD",
+        "1D 1D 4D 4D 8C 8C 9C 9C 6D 7D 7B 7B WD",
+    ]
+    table = Table([wall(hands, loose="4B")], MinimumFan=2)
+    assert "MahJong 0" in table.moves(EAST)
+    score = next(m for m in table.play(EAST, P.MahJong(0)) if isinstance(m, C.HandScore))
+    assert "Win on Flower" in score.explanation and "fan                    2" in score.explanation
+
+
 def test_a_concealed_kong_stays_hidden_from_the_others_until_the_hand_ends() -> None:
     hands = [
         "2B 2B 2B 2B 6B 7B 8B 9B 1C 2C 3C 4C 6C GD",

@@ -603,7 +603,10 @@ class SeatView:
                     # every action until that pause is over.
                     self.phase = Phase.PLAYING
                     self.turn = self.east
-                    self._last_source = WinSource.WALL  # East's dealt hand counts as drawn from the wall
+                    if not self.course.reveals_flowers:
+                        # East's dealt hand counts as drawn from the wall (the original's), where a
+                        # server that replaces the dealt flowers leaves its last replacement loose.
+                        self._last_source = WinSource.WALL
                     self.paused = True
                     self.ready = {self.east}
             return

@@ -463,14 +463,20 @@ class Game:
 
         The messages are those of players declaring (``PlayerDeclaresSpecial``, the loose
         draw, then the blank that passes the turn on), so every view follows the deal alike.
+        East's last replacement, if it drew one, is the last tile it received: going out at
+        once is winning on a loose tile (docs/rules-ims.md).
         """
+        east_draw = None
         for index in range(4):
             seat = self.seats[index]
             while (flower := next((t for t in seat.concealed if tiles.is_special(t)), None)) is not None:
                 if not self._reveal_flower(index, flower):
                     return  # the wall ran out (not with a full wall): the hand is washed out
+            if index == 0:
+                east_draw = self.last_draw
             self._broadcast(C.PlayerDeclaresSpecial(seat.player, BLANK))
             self._next_declarer()
+        self.last_draw = east_draw
 
     def _reveal_flower(self, index: int, flower: Tile) -> bool:
         """A flower or season drawn under a system that reveals them: shown, then replaced by a loose tile."""
