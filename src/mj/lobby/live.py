@@ -99,7 +99,7 @@ class Live:
         runner = self._runner(request)
         if self.require_login and self.accounts.who(request.cookies.get(COOKIE)) is None:
             raise error(web.HTTPUnauthorized, "log in to seat robots")
-        if runner.finished or len(runner.play.table.players) >= 4:
+        if runner.finished or runner.error is not None or len(runner.play.table.players) >= 4:
             raise error(web.HTTPConflict, "no free seat at this table")
         return web.json_response({"name": runner.add_robot()}, status=201)
 

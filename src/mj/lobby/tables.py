@@ -16,7 +16,7 @@ from mj.arena.players import SpecError
 from mj.lobby import rules
 from mj.lobby.models import LobbyTable
 from mj.lobby.recorder import Recorder
-from mj.lobby.runner import TableRunner
+from mj.lobby.runner import TableRunner, fault_text
 from mj.lobby.store import Lease, Store
 from mj.robot.levels import DEFAULT_LEVEL, LEVELS
 
@@ -95,10 +95,13 @@ class Tables:
         self.lease = Lease(DEFAULT_PROCESS) if lease is None else lease
         self.recorder = Recorder(store)
         self.runners: dict[int, TableRunner] = {}
+        #: Tables of this process whose record cannot be played (damaged, or of another program version), with why:
+        #: left as they are in the record, listed as failed, not tried again until the lobby starts again.
+        self.faults: dict[int, str] = {}
         self._keeper: asyncio.Task[None] | None = None
 
     async def create(self, request: TableRequest, owner_id: int | None = None) -> TableRunner:
-        if len([r for r in self.runners.values() if not r.finished]) >= MAX_TABLES:
+        if len([r for r in self.runners.values() if not r.finished and r.error is None]) >= MAX_TABLES:
             raise TableRequestError(f"this lobby already plays {MAX_TABLES} tables")
         row = self.store.create_table(
             request.rules, dict(request.options), request.robots, request.level, secrets.randbelow(1 << 30),
@@ -115,9 +118,13 @@ class Tables:
 
     async def _claim(self) -> int:
         rows = await asyncio.wrap_future(self.store.writer.submit(self.store.claim, self.lease))
-        fresh = [row for row in rows if row.id not in self.runners]
+        fresh = [row for row in rows if row.id not in self.runners and row.id not in self.faults]
         for row in fresh:
-            await self._start(row, resume=True)
+            try:
+                await self._start(row, resume=True)
+            except Exception as exc:  # one damaged record stops its table alone, never the lobby
+                self.faults[row.id] = fault_text(exc)
+                print(f"mj lobby: table {row.id} cannot be played: {self.faults[row.id]}", file=sys.stderr, flush=True)
         return len(fresh)
 
     async def _keep_leases(self) -> None:
@@ -143,8 +150,8 @@ class Tables:
         if game is None:
             game = self.store.start_game(row)
         runner = TableRunner(self.recorder, row, game, self.robot_delay)
-        self.runners[row.id] = runner
         await runner.start(resume=resume)
+        self.runners[row.id] = runner
         return runner
 
     async def connect(self, table: int) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
@@ -177,10 +184,10 @@ class Tables:
                 seats.append({"id": record.id, "name": record.name, "connected": record.connection is not None,
                               "robot": record.connection in runner.play.robots and not stand_in,
                               "stand_in": stand_in})  # fmt: skip
-        return {
+        described = {
             "id": row.id,
             "rules": row.rules,
-            "options": json.loads(row.options),
+            "options": _options(row),
             "robots": row.robots,
             "level": row.level,
             "timer": row.turn_timer,
@@ -192,11 +199,21 @@ class Tables:
             "spectators": runner.spectators if runner is not None else 0,
             "process": row.process,
         }
+        fault = runner.error if runner is not None else self.faults.get(row.id)
+        if fault is not None:
+            described["status"], described["error"] = "failed", fault
+        return described
+
+
+def _options(row: LobbyTable) -> object:
+    """The table's options as stored: a damaged record's text as it is."""
+    try:
+        return json.loads(row.options)
+    except ValueError:
+        return row.options
 
 
 def _status(runner: TableRunner) -> str:
     if runner.finished and runner.stored:
         return "finished"
-    if runner.error is not None:
-        return "failed"
     return "playing" if runner.play.table.game is not None else "waiting"
