@@ -156,13 +156,36 @@ class Api:
 
 
 async def body(request: web.Request) -> Json:
+    """The request's JSON object, every text in it encodable (a 400 naming the field otherwise)."""
     try:
         data = await request.json()
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, RecursionError):
         raise error(web.HTTPBadRequest, "expected a JSON object") from None
     if not isinstance(data, dict):
         raise error(web.HTTPBadRequest, "expected a JSON object")
+    for field, value in data.items():
+        if not _encodable(field) or not _encodable(value):
+            raise error(web.HTTPBadRequest, f"{ascii(field)[1:-1]}: not text (it holds a lone UTF-16 surrogate)")
     return data
+
+
+def _encodable(value: object) -> bool:
+    """Whether every string in ``value`` can be written as UTF-8: JSON's ``"\\ud800"`` is a string no
+    database or password hash takes."""
+    pending = [value]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, str):
+            try:
+                item.encode()
+            except UnicodeEncodeError:
+                return False
+        elif isinstance(item, dict):
+            pending.extend(item)
+            pending.extend(item.values())
+        elif isinstance(item, list):
+            pending.extend(item)
+    return True
 
 
 def _logged_in(request: web.Request, who: Who, token: str, status: int = 200) -> web.Response:
