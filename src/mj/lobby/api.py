@@ -14,8 +14,9 @@ from aiohttp import web
 
 from mj.lobby import export, history, replayer, rules
 from mj.lobby.accounts import COOKIE, SESSION_DAYS, AccountError, Accounts, TooManyAttempts, Who
+from mj.lobby.limits import client
 from mj.lobby.store import Store
-from mj.lobby.tables import TableRequestError, Tables, parse_request
+from mj.lobby.tables import TableRequestError, Tables, TooManyTables, parse_request
 
 Json = dict[str, Any]
 #: Tables and games listed at most.
@@ -80,7 +81,10 @@ class Api:
             raise error(web.HTTPUnauthorized, "log in to create a table")
         data = await body(request)
         try:
-            runner = await self.tables.create(parse_request(data), None if account is None else account.id)
+            asked = parse_request(data)
+            runner = await self.tables.create(asked, None if account is None else account.id, client(request, account))
+        except TooManyTables as exc:
+            raise error(web.HTTPTooManyRequests, str(exc)) from None
         except TableRequestError as exc:
             raise error(web.HTTPBadRequest, str(exc)) from None
         return web.json_response({"table": runner.row.id}, status=201)

@@ -27,6 +27,9 @@ CHAT_BURST: Final = Limits().chat_burst
 CHAT_RATE: Final = Limits().chat_rate
 #: Clients whose chat rate is remembered (the longest idle forgotten first: it has its burst back anyway).
 MAX_POSTERS: Final = 4096
+#: Spectator sockets one address may hold in the whole lobby (a table takes
+#: :data:`mj.lobby.live.MAX_SPECTATORS`): one client cannot take a table's places from everybody.
+MAX_WATCHING_PER_ADDRESS: Final = 10
 
 
 def address(request: web.Request) -> str:

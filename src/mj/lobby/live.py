@@ -15,6 +15,8 @@ import asyncio
 import contextlib
 import functools
 import json
+from collections import Counter
+from collections.abc import Iterator
 from typing import Any, Final
 
 from aiohttp import WSMsgType, web
@@ -23,7 +25,7 @@ from mj.lobby import rules
 from mj.lobby.accounts import COOKIE, AccountError, Accounts, check_name
 from mj.lobby.api import body, error, path_id
 from mj.lobby.fanout import Fanout
-from mj.lobby.limits import CHAT_BURST, CHAT_RATE, ChatLimit, client
+from mj.lobby.limits import CHAT_BURST, CHAT_RATE, MAX_WATCHING_PER_ADDRESS, ChatLimit, address, client
 from mj.lobby.public import hides_concealed_kongs, public_view
 from mj.lobby.runner import TableRunner
 from mj.lobby.seats import PAGE, LobbyGateway, SeatError
@@ -53,6 +55,8 @@ class Live:
         self.gateway = gateway
         self.spectators: dict[int, set[web.WebSocketResponse]] = {}
         self.chat_limit = ChatLimit()
+        #: Spectator sockets open, by address.
+        self._watching: Counter[str] = Counter()
 
     def add_routes(self, app: web.Application) -> None:
         app.router.add_post("/api/tables/{table}/sit", self.sit)
@@ -107,8 +111,27 @@ class Live:
 
     async def watch(self, request: web.Request) -> web.StreamResponse:
         table = path_id(request, "table")
-        if table not in self.tables.runners:
-            return await self._watch_record(request, table)
+        with self._spectator_place(request):
+            if table not in self.tables.runners:
+                return await self._watch_record(request, table)
+            return await self._watch_live(request)
+
+    @contextlib.contextmanager
+    def _spectator_place(self, request: web.Request) -> Iterator[None]:
+        """One of the :data:`MAX_WATCHING_PER_ADDRESS` spectator places of the request's address (429 beyond),
+        held while the spectator watches."""
+        key = address(request)
+        if self._watching[key] >= MAX_WATCHING_PER_ADDRESS:
+            raise error(web.HTTPTooManyRequests, f"this address watches {MAX_WATCHING_PER_ADDRESS} tables already")
+        self._watching[key] += 1
+        try:
+            yield
+        finally:
+            self._watching[key] -= 1
+            if not self._watching[key]:
+                del self._watching[key]
+
+    async def _watch_live(self, request: web.Request) -> web.StreamResponse:
         runner = self._runner(request)
         watchers = self.spectators.setdefault(runner.row.id, set())
         if len(watchers) >= MAX_SPECTATORS:

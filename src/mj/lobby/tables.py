@@ -9,6 +9,7 @@ import secrets
 import socket
 import sys
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 from typing import Any, Final
 
 from mj.arena.options import game_options
@@ -17,7 +18,7 @@ from mj.lobby import rules
 from mj.lobby.models import LobbyTable
 from mj.lobby.recorder import Recorder
 from mj.lobby.runner import TableRunner, fault_text
-from mj.lobby.store import Lease, Store
+from mj.lobby.store import Lease, Store, now
 from mj.robot.levels import DEFAULT_LEVEL, LEVELS
 
 Json = dict[str, Any]
@@ -27,6 +28,11 @@ SEATS: Final = 4
 MAX_TIMER: Final = 600
 #: Most tables one lobby process plays at once (each holds a game in memory).
 MAX_TABLES: Final = 2000
+#: Tables waiting for players one client may have made (an account, else an address): one client cannot
+#: take the lobby's :data:`MAX_TABLES` from everybody.
+MAX_WAITING_PER_CLIENT: Final = 4
+#: Seconds after which a table made and still waiting, with nobody at it, is closed for good ("expired").
+WAITING_EXPIRY: Final = 1800
 #: The name a lobby process holds its tables' leases by, unless ``mj lobby --name`` gives one:
 #: the same after a restart on this host, so that a restarted lobby takes its own tables back at once.
 DEFAULT_PROCESS: Final = socket.gethostname()
@@ -34,6 +40,10 @@ DEFAULT_PROCESS: Final = socket.gethostname()
 
 class TableRequestError(ValueError):
     """A table that cannot be created as asked; the message says why."""
+
+
+class TooManyTables(TableRequestError):
+    """A table refused for now: the lobby, or this client's share of it, is full."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,24 +105,55 @@ class Tables:
         self.lease = Lease(DEFAULT_PROCESS) if lease is None else lease
         self.recorder = Recorder(store)
         self.runners: dict[int, TableRunner] = {}
+        #: The client that made each table this process made (an account, else an address; :mod:`mj.lobby.limits`).
+        self._made_by: dict[int, str] = {}
         #: Tables of this process whose record cannot be played (damaged, or of another program version), with why:
         #: left as they are in the record, listed as failed, not tried again until the lobby starts again.
         self.faults: dict[int, str] = {}
         self._keeper: asyncio.Task[None] | None = None
 
-    async def create(self, request: TableRequest, owner_id: int | None = None) -> TableRunner:
+    async def create(self, request: TableRequest, owner_id: int | None = None, client: str = "") -> TableRunner:
+        """A new table made by ``client`` (:func:`mj.lobby.limits.client`), within the lobby's and the client's
+        limits (:class:`TooManyTables` beyond)."""
         if len([r for r in self.runners.values() if not r.finished and r.error is None]) >= MAX_TABLES:
-            raise TableRequestError(f"this lobby already plays {MAX_TABLES} tables")
+            raise TooManyTables(f"this lobby already plays {MAX_TABLES} tables")
+        waiting = [t for t, made_by in self._made_by.items() if made_by == client and _waiting(self.runners.get(t))]
+        if len(waiting) >= MAX_WAITING_PER_CLIENT:
+            raise TooManyTables(
+                f"you have {len(waiting)} tables waiting for players (tables {', '.join(map(str, waiting))}): "
+                "sit at one or wait until one starts"
+            )
         row = self.store.create_table(
             request.rules, dict(request.options), request.robots, request.level, secrets.randbelow(1 << 30),
             request.turn_timer, owner_id, self.lease,
         )  # fmt: skip
-        return await self._start(row, resume=False)
+        runner = await self._start(row, resume=False)
+        self._made_by = {t: c for t, c in self._made_by.items() if t in self.runners and not self.runners[t].finished}
+        self._made_by[row.id] = client
+        return runner
+
+    async def expire_waiting(self, at: datetime | None = None) -> set[int]:
+        """Close for good the tables made :data:`WAITING_EXPIRY` seconds before ``at`` (now) and still
+        waiting with nobody at them; their ids. Their record says so: they are not played again."""
+        at = now() if at is None else at
+        old = at - timedelta(seconds=WAITING_EXPIRY)
+        expired = {
+            table
+            for table, runner in self.runners.items()
+            if _waiting(runner) and not runner.play.people_connected() and runner.row.created_at <= old
+        }
+        for table in sorted(expired):
+            runner = self.runners.pop(table)
+            self._made_by.pop(table, None)
+            await runner.stop()
+            self.store.close_table(table, "expired")
+        return expired
 
     async def resume(self) -> int:
         """Play on every unfinished table this process may claim (after a restart: its own, and
         those no live process holds), then keep the leases; how many tables it took."""
         taken = await self._claim()
+        await self.expire_waiting()  # those that were waiting when the lobby stopped, long enough ago
         self._keeper = asyncio.create_task(self._keep_leases())
         return taken
 
@@ -142,6 +183,7 @@ class Tables:
                         del self.runners[table]
                         await runner.stop()
                 await self._claim()
+                await self.expire_waiting()
             except Exception as exc:  # a database that fails for a while: try again at the next round
                 print(f"mj lobby: cannot renew the tables' leases: {exc}", file=sys.stderr, flush=True)
 
@@ -211,6 +253,11 @@ def _options(row: LobbyTable) -> object:
         return json.loads(row.options)
     except ValueError:
         return row.options
+
+
+def _waiting(runner: TableRunner | None) -> bool:
+    """Whether a table of this process waits for players (made, not started, not failed)."""
+    return runner is not None and runner.error is None and not runner.finished and runner.play.table.game is None
 
 
 def _status(runner: TableRunner) -> str:
