@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import re
 import secrets
 import socket
 import sys
@@ -20,8 +21,12 @@ from mj.lobby.recorder import Recorder
 from mj.lobby.runner import TableRunner, fault_text
 from mj.lobby.store import Lease, Store, now
 from mj.robot.levels import DEFAULT_LEVEL, LEVELS
+from mj.rules.options import OptionType
 
 Json = dict[str, Any]
+#: A number option's value written as text: digits, a minus sign before a negative number's, no more than fit in
+#: any option's range.
+_DIGITS: Final = re.compile(r"-?[0-9]{1,18}")
 
 SEATS: Final = 4
 #: Longest turn timer a table may set (seconds).
@@ -70,15 +75,15 @@ def parse_request(data: object) -> TableRequest:
     except rules.UnknownRules as exc:
         raise TableRequestError(str(exc)) from None
     options = data.get("options", {})
-    if not isinstance(options, dict) or not all(isinstance(v, int | str) for v in options.values()):
+    if not isinstance(options, dict):
         raise TableRequestError("options: expected an object of option names and values")
-    values = {str(k): int(v) if isinstance(v, bool) else v for k, v in options.items()}
-    known = rules.option_names(name)
-    foreign = sorted(set(values) - set(known))
+    types = rules.option_types(name)
+    foreign = sorted(set(options) - set(types))
     if foreign:
         raise TableRequestError(
-            f"options: {', '.join(foreign)} not an option of the {name} rules (they have {', '.join(known)})"
+            f"options: {', '.join(foreign)} not an option of the {name} rules (they have {', '.join(types)})"
         )
+    values = {key: _option_value(key, value, types[key]) for key, value in options.items()}
     try:
         game_options(settings=[f"{k}={v}" for k, v in sorted(values.items())], rules=ruleset)
     except SpecError as exc:
@@ -87,6 +92,22 @@ def parse_request(data: object) -> TableRequest:
     level = _number(data, "level", DEFAULT_LEVEL, min(LEVELS), max(LEVELS))
     timer = _number(data, "timer", 0, 0, MAX_TIMER)
     return TableRequest(name, values, robots, level, timer)
+
+
+def _option_value(name: str, value: object, kind: str) -> int | str:
+    """An option's value as asked: a number option's is a JSON number, or a string of digits alone (stored as
+    the number), never text that only begins with one as the protocol's ``SetGameOption`` reads it."""
+    if kind == OptionType.STRING.value:
+        if not isinstance(value, str):
+            raise TableRequestError(f"options: {name}: expected text")
+        return value
+    if isinstance(value, bool):
+        return int(value)
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str) and _DIGITS.fullmatch(value):
+        return int(value)
+    raise TableRequestError(f"options: {name}: expected a whole number (a JSON number or a string of digits)")
 
 
 def _number(data: Json, key: str, default: int, low: int, high: int) -> int:
