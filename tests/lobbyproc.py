@@ -85,8 +85,9 @@ def start_lobby(tmp_path: Path) -> Iterator[Any]:
         while time.monotonic() < deadline:
             out.seek(0)
             text = out.read().decode()
-            if text.startswith("OK: http://") and text.endswith("\n"):
-                return Lobby(process, text.split()[1], output)
+            ok = [line for line in text.splitlines(keepends=True) if line.startswith("OK: http://")]
+            if ok and ok[0].endswith("\n"):  # after any line on a table it cannot play
+                return Lobby(process, ok[0].split()[1], output)
             assert process.poll() is None, f"mj lobby exited: {text}"
             time.sleep(0.05)
         raise AssertionError("mj lobby did not print OK")

@@ -14,8 +14,9 @@ from aiohttp import web
 
 from mj.lobby import export, history, replayer, rules
 from mj.lobby.accounts import COOKIE, SESSION_DAYS, AccountError, Accounts, TooManyAttempts, Who
+from mj.lobby.limits import client
 from mj.lobby.store import Store
-from mj.lobby.tables import TableRequestError, Tables, parse_request
+from mj.lobby.tables import TableRequestError, Tables, TooManyTables, parse_request
 
 Json = dict[str, Any]
 #: Tables and games listed at most.
@@ -80,7 +81,10 @@ class Api:
             raise error(web.HTTPUnauthorized, "log in to create a table")
         data = await body(request)
         try:
-            runner = await self.tables.create(parse_request(data), None if account is None else account.id)
+            asked = parse_request(data)
+            runner = await self.tables.create(asked, None if account is None else account.id, client(request, account))
+        except TooManyTables as exc:
+            raise error(web.HTTPTooManyRequests, str(exc)) from None
         except TableRequestError as exc:
             raise error(web.HTTPBadRequest, str(exc)) from None
         return web.json_response({"table": runner.row.id}, status=201)
@@ -156,13 +160,36 @@ class Api:
 
 
 async def body(request: web.Request) -> Json:
+    """The request's JSON object, every text in it encodable (a 400 naming the field otherwise)."""
     try:
         data = await request.json()
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, RecursionError):
         raise error(web.HTTPBadRequest, "expected a JSON object") from None
     if not isinstance(data, dict):
         raise error(web.HTTPBadRequest, "expected a JSON object")
+    for field, value in data.items():
+        if not _encodable(field) or not _encodable(value):
+            raise error(web.HTTPBadRequest, f"{ascii(field)[1:-1]}: not text (it holds a lone UTF-16 surrogate)")
     return data
+
+
+def _encodable(value: object) -> bool:
+    """Whether every string in ``value`` can be written as UTF-8: JSON's ``"\\ud800"`` is a string no
+    database or password hash takes."""
+    pending = [value]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, str):
+            try:
+                item.encode()
+            except UnicodeEncodeError:
+                return False
+        elif isinstance(item, dict):
+            pending.extend(item)
+            pending.extend(item.values())
+        elif isinstance(item, list):
+            pending.extend(item)
+    return True
 
 
 def _logged_in(request: web.Request, who: Who, token: str, status: int = 200) -> web.Response:

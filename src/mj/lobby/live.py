@@ -15,6 +15,8 @@ import asyncio
 import contextlib
 import functools
 import json
+from collections import Counter
+from collections.abc import Iterator
 from typing import Any, Final
 
 from aiohttp import WSMsgType, web
@@ -23,6 +25,7 @@ from mj.lobby import rules
 from mj.lobby.accounts import COOKIE, AccountError, Accounts, check_name
 from mj.lobby.api import body, error, path_id
 from mj.lobby.fanout import Fanout
+from mj.lobby.limits import CHAT_BURST, CHAT_RATE, MAX_WATCHING_PER_ADDRESS, ChatLimit, address, client
 from mj.lobby.public import hides_concealed_kongs, public_view
 from mj.lobby.runner import TableRunner
 from mj.lobby.seats import PAGE, LobbyGateway, SeatError
@@ -51,6 +54,9 @@ class Live:
         self.accounts = accounts
         self.gateway = gateway
         self.spectators: dict[int, set[web.WebSocketResponse]] = {}
+        self.chat_limit = ChatLimit()
+        #: Spectator sockets open, by address.
+        self._watching: Counter[str] = Counter()
 
     def add_routes(self, app: web.Application) -> None:
         app.router.add_post("/api/tables/{table}/sit", self.sit)
@@ -99,14 +105,33 @@ class Live:
         runner = self._runner(request)
         if self.require_login and self.accounts.who(request.cookies.get(COOKIE)) is None:
             raise error(web.HTTPUnauthorized, "log in to seat robots")
-        if runner.finished or len(runner.play.table.players) >= 4:
+        if runner.finished or runner.error is not None or len(runner.play.table.players) >= 4:
             raise error(web.HTTPConflict, "no free seat at this table")
         return web.json_response({"name": runner.add_robot()}, status=201)
 
     async def watch(self, request: web.Request) -> web.StreamResponse:
         table = path_id(request, "table")
-        if table not in self.tables.runners:
-            return await self._watch_record(request, table)
+        with self._spectator_place(request):
+            if table not in self.tables.runners:
+                return await self._watch_record(request, table)
+            return await self._watch_live(request)
+
+    @contextlib.contextmanager
+    def _spectator_place(self, request: web.Request) -> Iterator[None]:
+        """One of the :data:`MAX_WATCHING_PER_ADDRESS` spectator places of the request's address (429 beyond),
+        held while the spectator watches."""
+        key = address(request)
+        if self._watching[key] >= MAX_WATCHING_PER_ADDRESS:
+            raise error(web.HTTPTooManyRequests, f"this address watches {MAX_WATCHING_PER_ADDRESS} tables already")
+        self._watching[key] += 1
+        try:
+            yield
+        finally:
+            self._watching[key] -= 1
+            if not self._watching[key]:
+                del self._watching[key]
+
+    async def _watch_live(self, request: web.Request) -> web.StreamResponse:
         runner = self._runner(request)
         watchers = self.spectators.setdefault(runner.row.id, set())
         if len(watchers) >= MAX_SPECTATORS:
@@ -191,11 +216,25 @@ class Live:
             await ws.close()
         return ws
 
+    def _chat_line(self, request: web.Request, data: Json) -> tuple[str, str]:
+        """Who says what: checked, and counted against the speaker's chat rate (429 beyond it)."""
+        name, text = self._speaker(request, data), _chat_text(data)
+        if not self.chat_limit.take(client(request, self.accounts.who(request.cookies.get(COOKIE)))):
+            raise error(
+                web.HTTPTooManyRequests,
+                f"too many chat lines: {CHAT_BURST} at once, then {CHAT_RATE:g} a second; wait a moment",
+            )
+        return name, text
+
+    async def _store_chat(self, table: int | None, game: int | None, name: str, text: str) -> None:
+        """Stored by the store's writer thread, as the tables' moves: the event loop never waits for the disk."""
+        await asyncio.wrap_future(self.store.writer.submit(self.store.add_chat, table, game, name, text))
+
     async def table_chat(self, request: web.Request) -> web.Response:
         runner = self._runner(request)
         data = await body(request)
-        name, text = self._speaker(request, data), _chat_text(data)
-        self.store.add_chat(runner.row.id, runner.game.id, name, text)
+        name, text = self._chat_line(request, data)
+        await self._store_chat(runner.row.id, runner.game.id, name, text)
         runner.chat.append((name, text))
         del runner.chat[:-KEPT_CHAT]
         runner.notify()
@@ -207,8 +246,8 @@ class Live:
 
     async def lobby_chat(self, request: web.Request) -> web.Response:
         data = await body(request)
-        name, text = self._speaker(request, data), _chat_text(data)
-        self.store.add_chat(None, None, name, text)
+        name, text = self._chat_line(request, data)
+        await self._store_chat(None, None, name, text)
         return web.json_response({"name": name, "text": text}, status=201)
 
     async def read_lobby_chat(self, _request: web.Request) -> web.Response:

@@ -52,7 +52,7 @@ class LobbyTable(Base):
     seed: Mapped[int]
     #: Seconds a seated person may take before a robot stands in (0: no timer).
     turn_timer: Mapped[int]
-    #: "waiting" (seats free), "playing" or "finished".
+    #: "waiting" (seats free), "playing", "finished", or "expired" (waited too long with nobody at it).
     status: Mapped[str] = mapped_column(String(16))
     created_at: Mapped[datetime]
     #: The account that created the table.

@@ -67,9 +67,9 @@ def options_schema(ruleset: Ruleset) -> list[dict[str, Any]]:
     return schema
 
 
-def option_names(name: str) -> list[str]:
-    """The options a table of the rule system ``name`` may set (none for a system not offered)."""
-    return next(([o["name"] for o in s["options"]] for s in systems() if s["name"] == name), [])
+def option_types(name: str) -> dict[str, str]:
+    """The options a table of the rule system ``name`` may set, with their types (none for a system not offered)."""
+    return next(({o["name"]: o["type"] for o in s["options"]} for s in systems() if s["name"] == name), {})
 
 
 def ruleset(name: str) -> Ruleset:

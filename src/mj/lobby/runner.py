@@ -37,6 +37,14 @@ CLAIM_SECONDS: Final = 15
 MAX_PENDING: Final = 4
 #: The most a person's connection may have unread before it is cut off (bytes).
 MAX_BUFFER: Final = 1 << 20
+#: Longest account of a table's fault (the exception's text may quote a line as long as 64 KiB).
+MAX_FAULT: Final = 300
+
+
+def fault_text(exc: BaseException) -> str:
+    """An exception as one line of at most :data:`MAX_FAULT` characters (stderr, the table listing)."""
+    text = " ".join(f"{type(exc).__name__}: {exc}".split())
+    return text if len(text) <= MAX_FAULT else text[: MAX_FAULT - 3] + "..."
 
 
 def robot_name(index: int) -> str:
@@ -173,10 +181,21 @@ class TableRunner:
                     await self._wake.wait()
                     self._wake.clear()
         except Exception as exc:  # a fault of this table stops it alone, never the lobby
-            self.error = f"{type(exc).__name__}: {exc}"
-            raise
+            self._fail(exc)
         finally:
             self._serving = False
+
+    def _fail(self, exc: Exception) -> None:
+        """A fault of the table's play (a line it cannot take, a bug): this table stops, said in one line.
+
+        What the failing batch did is not stored, so a lobby started again plays the
+        table on from its record; the other tables and the lobby go on meanwhile.
+        """
+        if self.error is not None:
+            return
+        self.error = fault_text(exc)
+        print(f"mj lobby: table {self.row.id} stops: {self.error}", file=sys.stderr, flush=True)
+        self._stop_playing()
 
     def flush(self) -> None:
         """Have what happened stored; once it is, send people what it caused (:meth:`_stored`).
@@ -243,11 +262,15 @@ class TableRunner:
     def _stand_in(self, player: int) -> None:
         self._absent.pop(player, None)
         record = next((r for r in self.play.table.players if r.id == player), None)
-        if record is None or record.connection is not None or self.finished:
+        if record is None or record.connection is not None or self.finished or self.error is not None:
             return
         connection = self._next_connection
         self._next_connection += 1
-        self.play.stand_in(connection, player, record.name)
+        try:
+            self.play.stand_in(connection, player, record.name)
+        except Exception as exc:  # as in _run: this table alone stops
+            self._fail(exc)
+            return
         self.flush()
 
     def add_robot(self) -> str:
@@ -303,7 +326,13 @@ class TableRunner:
             return
         self._timer = None
         self._timer_key = None
-        self.play.timeout()
+        if self.error is not None:
+            return
+        try:
+            self.play.timeout()
+        except Exception as exc:  # as in _run: this table alone stops
+            self._fail(exc)
+            return
         self.flush()
 
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
@@ -323,8 +352,13 @@ class TableRunner:
                 self.flush()
         except (OSError, ConnectionError, LineTooLong):
             pass
+        except Exception as exc:  # a line this table cannot take: it alone stops
+            self._fail(exc)
         finally:
-            if self._writers.pop(connection, None) is not None and not self.finished:
-                self.play.close(connection)
-                self.flush()
+            if self._writers.pop(connection, None) is not None and not self.finished and self.error is None:
+                try:
+                    self.play.close(connection)
+                    self.flush()
+                except Exception as exc:  # as above
+                    self._fail(exc)
             writer.close()

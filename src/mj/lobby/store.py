@@ -226,6 +226,15 @@ class Store:
             s.execute(update(LobbyTable).where(LobbyTable.id == table.id).values(status="playing"))
         return game
 
+    def close_table(self, table_id: int, status: str) -> None:
+        """End an unfinished table without a game played to its end (``status`` says how: "expired")."""
+        with self.session() as s, s.begin():
+            s.execute(
+                update(LobbyTable)
+                .where(LobbyTable.id == table_id, LobbyTable.status.in_(UNFINISHED))
+                .values(status=status, process=None, lease_until=None)
+            )
+
     def record(self, game_id: int, batch: Batch) -> None:
         """Append one batch to the game's record, all of it or (on failure) none of it."""
         if not batch:

@@ -5,10 +5,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import re
 import secrets
 import socket
 import sys
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 from typing import Any, Final
 
 from mj.arena.options import game_options
@@ -16,17 +18,26 @@ from mj.arena.players import SpecError
 from mj.lobby import rules
 from mj.lobby.models import LobbyTable
 from mj.lobby.recorder import Recorder
-from mj.lobby.runner import TableRunner
-from mj.lobby.store import Lease, Store
+from mj.lobby.runner import TableRunner, fault_text
+from mj.lobby.store import Lease, Store, now
 from mj.robot.levels import DEFAULT_LEVEL, LEVELS
+from mj.rules.options import OptionType
 
 Json = dict[str, Any]
+#: A number option's value written as text: digits, a minus sign before a negative number's, no more than fit in
+#: any option's range.
+_DIGITS: Final = re.compile(r"-?[0-9]{1,18}")
 
 SEATS: Final = 4
 #: Longest turn timer a table may set (seconds).
 MAX_TIMER: Final = 600
 #: Most tables one lobby process plays at once (each holds a game in memory).
 MAX_TABLES: Final = 2000
+#: Tables waiting for players one client may have made (an account, else an address): one client cannot
+#: take the lobby's :data:`MAX_TABLES` from everybody.
+MAX_WAITING_PER_CLIENT: Final = 4
+#: Seconds after which a table made and still waiting, with nobody at it, is closed for good ("expired").
+WAITING_EXPIRY: Final = 1800
 #: The name a lobby process holds its tables' leases by, unless ``mj lobby --name`` gives one:
 #: the same after a restart on this host, so that a restarted lobby takes its own tables back at once.
 DEFAULT_PROCESS: Final = socket.gethostname()
@@ -34,6 +45,10 @@ DEFAULT_PROCESS: Final = socket.gethostname()
 
 class TableRequestError(ValueError):
     """A table that cannot be created as asked; the message says why."""
+
+
+class TooManyTables(TableRequestError):
+    """A table refused for now: the lobby, or this client's share of it, is full."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,15 +75,15 @@ def parse_request(data: object) -> TableRequest:
     except rules.UnknownRules as exc:
         raise TableRequestError(str(exc)) from None
     options = data.get("options", {})
-    if not isinstance(options, dict) or not all(isinstance(v, int | str) for v in options.values()):
+    if not isinstance(options, dict):
         raise TableRequestError("options: expected an object of option names and values")
-    values = {str(k): int(v) if isinstance(v, bool) else v for k, v in options.items()}
-    known = rules.option_names(name)
-    foreign = sorted(set(values) - set(known))
+    types = rules.option_types(name)
+    foreign = sorted(set(options) - set(types))
     if foreign:
         raise TableRequestError(
-            f"options: {', '.join(foreign)} not an option of the {name} rules (they have {', '.join(known)})"
+            f"options: {', '.join(foreign)} not an option of the {name} rules (they have {', '.join(types)})"
         )
+    values = {key: _option_value(key, value, types[key]) for key, value in options.items()}
     try:
         game_options(settings=[f"{k}={v}" for k, v in sorted(values.items())], rules=ruleset)
     except SpecError as exc:
@@ -77,6 +92,22 @@ def parse_request(data: object) -> TableRequest:
     level = _number(data, "level", DEFAULT_LEVEL, min(LEVELS), max(LEVELS))
     timer = _number(data, "timer", 0, 0, MAX_TIMER)
     return TableRequest(name, values, robots, level, timer)
+
+
+def _option_value(name: str, value: object, kind: str) -> int | str:
+    """An option's value as asked: a number option's is a JSON number, or a string of digits alone (stored as
+    the number), never text that only begins with one as the protocol's ``SetGameOption`` reads it."""
+    if kind == OptionType.STRING.value:
+        if not isinstance(value, str):
+            raise TableRequestError(f"options: {name}: expected text")
+        return value
+    if isinstance(value, bool):
+        return int(value)
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str) and _DIGITS.fullmatch(value):
+        return int(value)
+    raise TableRequestError(f"options: {name}: expected a whole number (a JSON number or a string of digits)")
 
 
 def _number(data: Json, key: str, default: int, low: int, high: int) -> int:
@@ -95,29 +126,67 @@ class Tables:
         self.lease = Lease(DEFAULT_PROCESS) if lease is None else lease
         self.recorder = Recorder(store)
         self.runners: dict[int, TableRunner] = {}
+        #: The client that made each table this process made (an account, else an address; :mod:`mj.lobby.limits`).
+        self._made_by: dict[int, str] = {}
+        #: Tables of this process whose record cannot be played (damaged, or of another program version), with why:
+        #: left as they are in the record, listed as failed, not tried again until the lobby starts again.
+        self.faults: dict[int, str] = {}
         self._keeper: asyncio.Task[None] | None = None
 
-    async def create(self, request: TableRequest, owner_id: int | None = None) -> TableRunner:
-        if len([r for r in self.runners.values() if not r.finished]) >= MAX_TABLES:
-            raise TableRequestError(f"this lobby already plays {MAX_TABLES} tables")
+    async def create(self, request: TableRequest, owner_id: int | None = None, client: str = "") -> TableRunner:
+        """A new table made by ``client`` (:func:`mj.lobby.limits.client`), within the lobby's and the client's
+        limits (:class:`TooManyTables` beyond)."""
+        if len([r for r in self.runners.values() if not r.finished and r.error is None]) >= MAX_TABLES:
+            raise TooManyTables(f"this lobby already plays {MAX_TABLES} tables")
+        waiting = [t for t, made_by in self._made_by.items() if made_by == client and _waiting(self.runners.get(t))]
+        if len(waiting) >= MAX_WAITING_PER_CLIENT:
+            raise TooManyTables(
+                f"you have {len(waiting)} tables waiting for players (tables {', '.join(map(str, waiting))}): "
+                "sit at one or wait until one starts"
+            )
         row = self.store.create_table(
             request.rules, dict(request.options), request.robots, request.level, secrets.randbelow(1 << 30),
             request.turn_timer, owner_id, self.lease,
         )  # fmt: skip
-        return await self._start(row, resume=False)
+        runner = await self._start(row, resume=False)
+        self._made_by = {t: c for t, c in self._made_by.items() if t in self.runners and not self.runners[t].finished}
+        self._made_by[row.id] = client
+        return runner
+
+    async def expire_waiting(self, at: datetime | None = None) -> set[int]:
+        """Close for good the tables made :data:`WAITING_EXPIRY` seconds before ``at`` (now) and still
+        waiting with nobody at them; their ids. Their record says so: they are not played again."""
+        at = now() if at is None else at
+        old = at - timedelta(seconds=WAITING_EXPIRY)
+        expired = {
+            table
+            for table, runner in self.runners.items()
+            if _waiting(runner) and not runner.play.people_connected() and runner.row.created_at <= old
+        }
+        for table in sorted(expired):
+            runner = self.runners.pop(table)
+            self._made_by.pop(table, None)
+            await runner.stop()
+            self.store.close_table(table, "expired")
+        return expired
 
     async def resume(self) -> int:
         """Play on every unfinished table this process may claim (after a restart: its own, and
         those no live process holds), then keep the leases; how many tables it took."""
         taken = await self._claim()
+        await self.expire_waiting()  # those that were waiting when the lobby stopped, long enough ago
         self._keeper = asyncio.create_task(self._keep_leases())
         return taken
 
     async def _claim(self) -> int:
         rows = await asyncio.wrap_future(self.store.writer.submit(self.store.claim, self.lease))
-        fresh = [row for row in rows if row.id not in self.runners]
+        fresh = [row for row in rows if row.id not in self.runners and row.id not in self.faults]
         for row in fresh:
-            await self._start(row, resume=True)
+            try:
+                await self._start(row, resume=True)
+            except Exception as exc:  # one damaged record stops its table alone, never the lobby
+                self.faults[row.id] = fault_text(exc)
+                print(f"mj lobby: table {row.id} cannot be played: {self.faults[row.id]}", file=sys.stderr, flush=True)
         return len(fresh)
 
     async def _keep_leases(self) -> None:
@@ -135,6 +204,7 @@ class Tables:
                         del self.runners[table]
                         await runner.stop()
                 await self._claim()
+                await self.expire_waiting()
             except Exception as exc:  # a database that fails for a while: try again at the next round
                 print(f"mj lobby: cannot renew the tables' leases: {exc}", file=sys.stderr, flush=True)
 
@@ -143,8 +213,8 @@ class Tables:
         if game is None:
             game = self.store.start_game(row)
         runner = TableRunner(self.recorder, row, game, self.robot_delay)
-        self.runners[row.id] = runner
         await runner.start(resume=resume)
+        self.runners[row.id] = runner
         return runner
 
     async def connect(self, table: int) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
@@ -177,10 +247,10 @@ class Tables:
                 seats.append({"id": record.id, "name": record.name, "connected": record.connection is not None,
                               "robot": record.connection in runner.play.robots and not stand_in,
                               "stand_in": stand_in})  # fmt: skip
-        return {
+        described = {
             "id": row.id,
             "rules": row.rules,
-            "options": json.loads(row.options),
+            "options": _options(row),
             "robots": row.robots,
             "level": row.level,
             "timer": row.turn_timer,
@@ -192,11 +262,26 @@ class Tables:
             "spectators": runner.spectators if runner is not None else 0,
             "process": row.process,
         }
+        fault = runner.error if runner is not None else self.faults.get(row.id)
+        if fault is not None:
+            described["status"], described["error"] = "failed", fault
+        return described
+
+
+def _options(row: LobbyTable) -> object:
+    """The table's options as stored: a damaged record's text as it is."""
+    try:
+        return json.loads(row.options)
+    except ValueError:
+        return row.options
+
+
+def _waiting(runner: TableRunner | None) -> bool:
+    """Whether a table of this process waits for players (made, not started, not failed)."""
+    return runner is not None and runner.error is None and not runner.finished and runner.play.table.game is None
 
 
 def _status(runner: TableRunner) -> str:
     if runner.finished and runner.stored:
         return "finished"
-    if runner.error is not None:
-        return "failed"
     return "playing" if runner.play.table.game is not None else "waiting"

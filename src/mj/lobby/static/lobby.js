@@ -76,7 +76,7 @@ function tableRow(table) {
   cell(row, table.status + (table.timer ? `, ${table.timer} s timer` : ''));
   cell(row, table.hands);
   const actions = cell(row, '');
-  if (table.status !== 'finished' && table.status !== 'failed') {
+  if (!['finished', 'failed', 'expired'].includes(table.status)) {
     const mine = table.seats.some((s) => !s.robot && !s.connected && s.name === guestName());
     if (table.free > 0 || mine) actions.appendChild(button(mine ? 'Return' : 'Sit', () => sit(table.id)));
     if (table.free > 0) {
