@@ -22,6 +22,7 @@ from pathlib import Path
 from aiohttp import web
 
 from conftest import OUR_SERVER
+from mj.lobby.api import body
 from mj.web.serving import HttpLimits, serve
 
 #: The open files the programs below are started with: the usual limit of 1024, smaller to keep the test light.
@@ -126,6 +127,32 @@ def test_connections_beyond_the_cap_are_refused_at_once_and_taken_again_below_it
         finally:
             await runner.cleanup()
 
+    asyncio.run(scenario())
+
+
+def test_a_lobby_request_whose_body_never_ends_is_answered_408_after_the_body_timeout() -> None:
+    async def echo(request: web.Request) -> web.Response:
+        return web.json_response(await body(request, seconds=0.5))
+
+    async def post(data: bytes) -> bytes:
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        writer.write(b"POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100\r\n\r\n" + data)
+        answer = await asyncio.wait_for(reader.readline(), 10)
+        writer.close()
+        return answer
+
+    async def scenario() -> None:
+        nonlocal port
+        app = web.Application()
+        app.router.add_post("/", echo)
+        runner, port = await serve(app, "127.0.0.1", 0, HttpLimits(header_timeout=60))
+        try:
+            assert (await post(b'{"text": "')).startswith(b"HTTP/1.1 408 ")
+            assert (await post(b'{"text": "' + b"x" * 88 + b'"}')).startswith(b"HTTP/1.1 200 "), "a whole one is read"
+        finally:
+            await runner.cleanup()
+
+    port = 0
     asyncio.run(scenario())
 
 

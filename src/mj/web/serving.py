@@ -10,7 +10,8 @@ the connection's opening and which only a complete request stops), and at most
 ``max_connections`` are served at once, WebSockets included: one beyond is answered
 503 and closed at once. The cap is kept below half the process's limit of open
 files, raised to its hard limit first, so the cap, not the system, is what binds,
-and the other half is left to the game port, the seats and the files.
+and the other half is left to the game port, the seats and the files. A handler
+that reads a request's body bounds that too (:data:`BODY_SECONDS`).
 """
 
 from __future__ import annotations
@@ -22,6 +23,8 @@ from typing import Final, cast
 
 from aiohttp import web
 
+#: How long a request's body may take to arrive once its headers have (read by the handler that wants it).
+BODY_SECONDS: Final = 10.0
 #: What a connection beyond the cap is sent before it is closed.
 _BUSY: Final = b"HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nContent-Length: 0\r\n\r\n"
 #: The most open files asked for when the hard limit is unlimited.
