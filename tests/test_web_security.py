@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import socket
 import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -197,20 +198,23 @@ def test_bound_to_every_interface_an_ip_address_of_another_machine_is_not_ours(a
     assert not everywhere.allows_origin(f"http://{address}:8000", "127.0.0.1:8000")
 
 
-def test_mj_server_http_on_every_interface_takes_the_websocket_only_from_a_page_of_this_machine(
-    tmp_path: Path,
+@pytest.mark.parametrize("program", ["mj-server --http", "mj lobby"])
+def test_on_every_interface_the_websocket_is_taken_only_from_a_page_of_this_machine(
+    program: str, tmp_path: Path
 ) -> None:
     """A page served from a foreign address on the gateway's port number must not drive a seat."""
-    server = subprocess.Popen(
-        [*OUR_SERVER, "--server", str(tmp_path / "table.sock"), "--timeout", "0", "--http", "0.0.0.0:0"],
-        stdout=subprocess.PIPE,
-        text=True,
-    )
+    if program == "mj lobby":
+        command = [sys.executable, "-m", "mj.cli", "lobby", "--db", f"sqlite:///{tmp_path}/lobby.db"]
+    else:
+        command = [*OUR_SERVER, "--server", str(tmp_path / "table.sock"), "--timeout", "0"]
+    server = subprocess.Popen([*command, "--http", "0.0.0.0:0"], stdout=subprocess.PIPE, text=True, cwd=tmp_path)
     try:
         assert server.stdout is not None
-        server.stdout.readline()
-        base = server.stdout.readline().strip().split(" ", 1)[1]
-        port = base.rstrip("/").rpartition(":")[2]
+        line = server.stdout.readline()
+        if program != "mj lobby":
+            line = server.stdout.readline()  # after the game port's OK line
+        port = line.strip().rstrip("/").rpartition(":")[2]
+        base = f"http://127.0.0.1:{port}/"
 
         async def scenario() -> None:
             here = f"127.0.0.1:{port}"
