@@ -7,12 +7,16 @@ tests/test_web.py), with ``xmj`` running a local game as a person starts it.
 from __future__ import annotations
 
 import os
+import socket
+import subprocess
+import sys
 import time
 from pathlib import Path
 
 import aiohttp
 import pytest
 
+from conftest import OUR_SERVER
 from mj.web.hosts import HostPolicy, host_name
 from procs import children_of
 from test_input_files import CORRUPT_SAVES, save_text
@@ -158,14 +162,71 @@ def test_a_local_game_ends_soon_after_its_page_goes() -> None:
         assert wait_for(lambda: not children_of(xmj.process.pid), timeout=15), "its server and robots are ended"
 
 
+def routed_address() -> str | None:
+    """The address this machine sends from towards a foreign one (None: no route out, loopback only)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(("203.0.113.9", 9))  # a datagram socket's connect sends nothing
+        except OSError:
+            return None
+        address: str = probe.getsockname()[0]
+    return None if address.startswith("127.") else address
+
+
 def test_the_host_policy_answers_its_names_and_ip_addresses_only_when_bound_to_all() -> None:
     local = HostPolicy.for_bind("localhost", ["Mj.Lan."])
     assert local.allows_host("MJ.lan:8000") and local.allows_host("[::1]:80") and local.allows_host("127.0.0.1")
     assert not local.allows_host("192.168.1.5:8000") and not local.allows_host("") and not local.allows_host(None)
     everywhere = HostPolicy.for_bind("0.0.0.0")
-    assert everywhere.allows_host("192.168.1.5:8000") and everywhere.allows_host("[fe80::1]:8000")
+    assert everywhere.allows_host("127.0.0.2:8000") and everywhere.allows_host("[::ffff:127.0.0.1]:8000")
+    mine = routed_address()
+    if mine is not None:  # a machine with a network: its own address is a name of the gateway
+        assert everywhere.allows_host(f"{mine}:8000") and not local.allows_host(f"{mine}:8000")
     assert not everywhere.allows_host("evil.example:8000")
     assert local.allows_origin(None, "localhost:8000"), "no Origin: not a page"
     assert not local.allows_origin("http://localhost:8001", "localhost:8000")
     assert not local.allows_origin("file://", "localhost:8000")
     assert host_name("[::1]:5") == "::1" and host_name("LocalHost.:5") == "localhost"
+
+
+@pytest.mark.parametrize(
+    "address", ["203.0.113.9", "8.8.8.8", "[2001:db8::1]", "0.0.0.0", "255.255.255.255", "224.0.0.1", "[fe80::1]"]
+)
+def test_bound_to_every_interface_an_ip_address_of_another_machine_is_not_ours(address: str) -> None:
+    everywhere = HostPolicy.for_bind("0.0.0.0")
+    assert not everywhere.allows_host(f"{address}:8000")
+    assert not everywhere.allows_origin(f"http://{address}:8000", "127.0.0.1:8000")
+
+
+@pytest.mark.parametrize("program", ["mj-server --http", "mj lobby"])
+def test_on_every_interface_the_websocket_is_taken_only_from_a_page_of_this_machine(
+    program: str, tmp_path: Path
+) -> None:
+    """A page served from a foreign address on the gateway's port number must not drive a seat."""
+    if program == "mj lobby":
+        command = [sys.executable, "-m", "mj.cli", "lobby", "--db", f"sqlite:///{tmp_path}/lobby.db"]
+    else:
+        command = [*OUR_SERVER, "--server", str(tmp_path / "table.sock"), "--timeout", "0"]
+    server = subprocess.Popen([*command, "--http", "0.0.0.0:0"], stdout=subprocess.PIPE, text=True, cwd=tmp_path)
+    try:
+        assert server.stdout is not None
+        line = server.stdout.readline()
+        if program != "mj lobby":
+            line = server.stdout.readline()  # after the game port's OK line
+        port = line.strip().rstrip("/").rpartition(":")[2]
+        base = f"http://127.0.0.1:{port}/"
+
+        async def scenario() -> None:
+            here = f"127.0.0.1:{port}"
+            for foreign in ("203.0.113.9", "8.8.8.8", "[2001:db8::1]"):
+                assert await websocket_status(base, here, f"http://{foreign}:{port}") == 403, foreign
+                assert await status_for_host(base, f"{foreign}:{port}") == 421, foreign
+            assert await websocket_status(base, here, f"http://127.0.0.1:{port}") == 101
+            mine = routed_address()
+            if mine is not None:
+                assert await websocket_status(base, f"{mine}:{port}", f"http://{mine}:{port}") == 101
+
+        run(scenario())
+    finally:
+        server.terminate()
+        server.wait(timeout=20)

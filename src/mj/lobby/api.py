@@ -7,6 +7,7 @@ and changes nothing.
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import Any, Final
 
@@ -17,6 +18,7 @@ from mj.lobby.accounts import COOKIE, SESSION_DAYS, AccountError, Accounts, TooM
 from mj.lobby.limits import client
 from mj.lobby.store import Store
 from mj.lobby.tables import TableRequestError, Tables, TooManyTables, parse_request
+from mj.web.serving import BODY_SECONDS
 
 Json = dict[str, Any]
 #: Tables and games listed at most.
@@ -159,10 +161,14 @@ class Api:
         return web.json_response({"account": None if who is None else {"id": who.id, "name": who.name}})
 
 
-async def body(request: web.Request) -> Json:
-    """The request's JSON object, every text in it encodable (a 400 naming the field otherwise)."""
+async def body(request: web.Request, seconds: float = BODY_SECONDS) -> Json:
+    """The request's JSON object, all arrived within ``seconds`` (else a 408, not a handler held for ever),
+    every text in it encodable (a 400 naming the field otherwise)."""
     try:
-        data = await request.json()
+        async with asyncio.timeout(seconds):
+            data = await request.json()
+    except TimeoutError:
+        raise error(web.HTTPRequestTimeout, f"the request's body did not arrive within {seconds:g} s") from None
     except (ValueError, UnicodeDecodeError, RecursionError):
         raise error(web.HTTPBadRequest, "expected a JSON object") from None
     if not isinstance(data, dict):

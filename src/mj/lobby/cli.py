@@ -90,18 +90,13 @@ def _calm_the_collector() -> None:
 
 
 async def _serve(lobby: Lobby, http: TcpAddress) -> int:
-    from aiohttp import web
+    from mj.web.serving import LOBBY_LIMITS, serve
 
-    runner = web.AppRunner(lobby.application(), access_log=None)
-    await runner.setup()
-    site = web.TCPSite(runner, http.host, http.port, reuse_address=True)
     try:
-        await site.start()
+        runner, port = await serve(lobby.application(), http.host, http.port, LOBBY_LIMITS)
     except OSError as exc:
         print(f"mj lobby: cannot serve on {http.host}:{http.port}: {exc}", file=sys.stderr)
-        await runner.cleanup()
         return 1
-    port = runner.addresses[0][1]
     print(f"OK: http://{http.host}:{port}/", flush=True)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()

@@ -45,6 +45,7 @@ from mj.rules.ruleset import Ruleset
 from mj.server.address import Address, TcpAddress, UnixAddress
 from mj.web.dialogs import ActionError
 from mj.web.hosts import LOOPBACK_ONLY, HostPolicy
+from mj.web.serving import GATEWAY_LIMITS, HttpLimits, serve
 from mj.web.session import Connector, Session
 
 STATIC: Final = Path(__file__).parent / "static"
@@ -538,17 +539,11 @@ def _robot_names(request: Json) -> list[str]:
     return names
 
 
-async def start_http(gateway: Gateway, host: str, port: int) -> tuple[web.AppRunner, str]:
+async def start_http(
+    gateway: Gateway, host: str, port: int, limits: HttpLimits = GATEWAY_LIMITS
+) -> tuple[web.AppRunner, str]:
     """Serve ``gateway`` on ``host:port`` (0: any free port) in the running loop; the runner and the URL."""
-    runner = web.AppRunner(gateway.application(), access_log=None)
-    await runner.setup()
-    site = web.TCPSite(runner, host, port, reuse_address=True)
-    try:
-        await site.start()
-    except OSError:
-        await runner.cleanup()
-        raise
-    bound_port = runner.addresses[0][1]
+    runner, bound_port = await serve(gateway.application(), host, port, limits)
     shown = host if host not in ("", "0.0.0.0", "::") else "localhost"
     return runner, f"http://{shown}:{bound_port}/"
 

@@ -7,7 +7,11 @@ the browser then treats the gateway as part of ``evil.example``, and comparing
 gateway answers only the names it is served under: the address it bound, the
 loopback names, and those given with ``--allow-host``. An IP address as the Host is
 no rebinding (the browser's origin is then that address), so a gateway bound to
-every interface also answers its addresses, and its machine's name.
+every interface also answers its machine's name and the IP addresses of this
+machine, and only those: a page served from another machine's address on the same
+port number is a foreign origin. Which addresses are this machine's is asked of
+the kernel when a request names one (bind and connect a UDP socket to it), so an
+address the machine gains or loses later is answered or refused accordingly.
 """
 
 from __future__ import annotations
@@ -34,10 +38,30 @@ def host_name(header: str) -> str:
     return text.rstrip(".")
 
 
-def _is_ip(name: str) -> bool:
+def is_local_address(name: str) -> bool:
+    """``name`` is an IP address of this machine: loopback, or one its interfaces hold.
+
+    The kernel lets a socket bind only to an address of this machine (or to a
+    broadcast or multicast one), and a datagram socket connect to a broadcast
+    address only if it asked to: so a bind and a connect that both succeed name
+    one of our unicast addresses, with no list of interfaces to keep up to date.
+    """
     try:
-        ipaddress.ip_address(name)
+        address = ipaddress.ip_address(name)
     except ValueError:
+        return False
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+        address = address.ipv4_mapped
+    if address.is_loopback:
+        return True
+    if address.is_unspecified or address.is_multicast:
+        return False
+    family = socket.AF_INET6 if address.version == 6 else socket.AF_INET
+    try:
+        with socket.socket(family, socket.SOCK_DGRAM) as probe:
+            probe.bind((str(address), 0))
+            probe.connect((str(address), 9))  # a datagram socket's connect sends nothing
+    except OSError:
         return False
     return True
 
@@ -47,7 +71,7 @@ class HostPolicy:
     """The names a gateway answers to (see the module's docstring)."""
 
     names: frozenset[str]
-    #: Bound to every interface: any IP address is a name of ours.
+    #: Bound to every interface: each IP address of this machine is a name of ours.
     any_address: bool = False
 
     @classmethod
@@ -66,7 +90,7 @@ class HostPolicy:
         if not header:
             return False
         name = host_name(header)
-        return name in self.names or (self.any_address and _is_ip(name))
+        return name in self.names or (self.any_address and is_local_address(name))
 
     def allows_origin(self, origin: str | None, host_header: str | None) -> bool:
         """A browser's ``Origin`` is this very site: one of our names, on the port the request came to.
