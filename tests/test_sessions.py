@@ -62,6 +62,14 @@ def test_a_lost_player_suspends_the_game_and_play_is_refused_unlogged() -> None:
     assert table.exit_status is None
 
 
+def test_the_news_of_a_lost_east_is_logged_as_easts_copy_and_sent_to_the_others() -> None:
+    """The original logs a broadcast as East's copy, under East's connection though East has gone."""
+    table, _ = mid_hand()
+    out = table.close(1)
+    assert [(d.connection, d.logged) for d in out] == [(1, True), (2, False), (3, False), (4, False)]
+    assert {d.message.encode() for d in out} == {"StopPlay Lost connection to player 1; game suspended"}
+
+
 def test_a_rejoining_player_gets_the_hand_so_far_without_anyone_elses_tiles() -> None:
     table, _ = mid_hand()
     table.close(2)

@@ -332,7 +332,8 @@ class Table:
         record = self._record(conn.player)
         assert record is not None
         # Until the news of its loss is out, the lost player keeps its connection: the original
-        # logs a broadcast as East's copy, under East's connection even when East is the one lost.
+        # logs a broadcast as East's copy, under East's connection even when East is the one lost
+        # (that copy is logged, and sent nowhere; nothing else goes to the lost connection).
         game = self.game
         if game is not None and game.game_over:
             self.exit_status = 0
@@ -351,7 +352,7 @@ class Table:
             self.active = False
             self._broadcast(C.StopPlay(f"Lost connection to player {record.id}; game suspended"))
         record.connection = None
-        return self._take()
+        return [d for d in self._take() if d.connection != connection or d.logged]
 
     # ------------------------------------------------------------------ what the transport asks
 
