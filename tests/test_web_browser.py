@@ -30,11 +30,16 @@ _EAST_HAND = ("1B", "2B", "3B", "4C", "5C", "6C", "7D", "8D", "9D", "RD", "RD", 
 
 def winning_wall(path: Path) -> Path:
     """A wall file whose deal gives East (the person, who connects first) a complete hand."""
+    return dealing_east(path, _EAST_HAND)
+
+
+def dealing_east(path: Path, hand: tuple[str, ...]) -> Path:
+    """A wall file whose deal gives East (the person, who connects first) the 14 tiles ``hand``."""
     rest = tiles.full_set(True)
-    for code in _EAST_HAND:
+    for code in hand:
         rest.remove(tiles.parse(code))
     wall: list[str] = []
-    east = iter(_EAST_HAND)
+    east = iter(hand)
     others = iter(rest)
     for index in range(tiles.wall_size(True)):
         wall.append(next(east) if index in EAST_INDICES else tiles.code(next(others)))
@@ -225,3 +230,28 @@ def test_a_whole_game_in_the_browser_pressing_the_default_button(page: Any, arti
         assert len(scores) == 4 and sum(int(s) for s in scores) == 0
         print(f"\nwhole game in the browser: {duration:.1f} s")
         (artifacts / "whole-game-duration.txt").write_text(f"{duration:.1f} s\n")
+
+
+#: The hand of the audit (s31) that was let declare calling: no discard leaves it ready.
+FAR_FROM_READY = ("6B", "7B", "7B", "8B", "1C", "2C", "5C", "7C", "2D", "2D", "5D", "8D", "SW", "GD")
+
+
+def test_calling_is_refused_with_its_reason_when_no_discard_leaves_the_hand_ready(
+    page: Any, tmp_path: Path, artifacts: Path
+) -> None:
+    wall = dealing_east(tmp_path / "wall.txt", FAR_FROM_READY)
+    with running_xmj("--timeout", "0", "--wallfile", str(wall), name="Caller") as xmj:
+        use_prefs(page, MANUAL)
+        page.goto(xmj.page)
+        assert dialog_kind(page) == "ready"
+        page.keyboard.press("Enter")
+        assert dialog_kind(page) == "declaring"
+        page.keyboard.press("f")
+        assert dialog_kind(page) == "turn"
+        calling = page.get_by_role("button", name="Calling", exact=True)
+        assert calling.is_visible() and calling.is_disabled()
+        assert "no discard leaves your hand ready" in str(calling.get_attribute("title"))
+        page.keyboard.press("c")  # its letter declares nothing: still our turn, nothing discarded
+        page.wait_for_timeout(300)
+        assert dialog_kind(page) == "turn" and page.locator("button.tile.mine").count() == 14
+        page.screenshot(path=artifacts / "calling-refused.png")

@@ -33,6 +33,7 @@ from dataclasses import dataclass, field, replace
 from typing import Final
 
 from mj import tiles
+from mj.hand import wait_indices
 from mj.protocol import pmsg as P
 from mj.protocol.fields import ChowPosition
 from mj.rules.naming import MoveNames
@@ -61,6 +62,8 @@ class Button:
     needs_tile: bool = False
     #: Tiles to draw on the button (the chows offered by the chow-position dialog).
     shows: tuple[str, ...] = ()
+    #: Why the button cannot be pressed: when disabled, or (taking a tile) with the tiles it does not take.
+    reason: str = ""
 
     @property
     def enabled(self) -> bool:
@@ -74,6 +77,7 @@ class Button:
             "enabled": self.enabled,
             "tiles": sorted(self.choices) if self.needs_tile else None,
             "shows": list(self.shows),
+            "reason": self.reason,
         }
 
 
@@ -126,15 +130,19 @@ def choose(dialog: Dialog | None, button_id: object, tile: object) -> P.PMsg:
     if button is None:
         raise ActionError(f"{button_id!r} is not possible now ({dialog.title})")
     if not button.enabled:
-        raise ActionError(f"{button.label} is not possible now")
+        raise ActionError(f"{button.label} is not possible now{_because(button)}")
     if not button.needs_tile:
         return button.choices[NO_TILE]
     if not isinstance(tile, str) or not tile:
         raise ActionError(f"{button.label}: select a tile first")
     message = button.choices.get(tile)
     if message is None:
-        raise ActionError(f"{button.label} is not possible with {tile}")
+        raise ActionError(f"{button.label} is not possible with {tile}{_because(button)}")
     return message
+
+
+def _because(button: Button) -> str:
+    return f": {button.reason}" if button.reason else ""
 
 
 def decision_point(view: SeatView, log: SeatLog) -> Hashable:
@@ -285,12 +293,16 @@ def _turn(view: SeatView) -> Dialog | None:
     if not legal:
         return None
     discards = {tiles.code(m.tile): m for m in legal if isinstance(m, P.Discard) and not m.calling}
-    calls = {tiles.code(m.tile): m for m in legal if isinstance(m, P.Discard) and m.calling}
+    # The server does not check that a calling hand is ready (protocol §7.12): only discards that leave it so.
+    offered_calls = [m for m in legal if isinstance(m, P.Discard) and m.calling]
+    calls = {tiles.code(m.tile): m for m in offered_calls if _ready_after(view, m.tile)}
+    why_call = _CALLING_WHY if calls else _NO_CALL_WHY if offered_calls else ""
+    why_discard = "after calling you may discard only the tile you drew" if view.me.calling else ""
     specials = [m.tile for m in legal if isinstance(m, P.DeclareSpecial)]
     kongs = {**_by_tile(legal, P.DeclareClosedKong), **_by_tile(legal, P.AddToPung)}
     buttons = (
-        Button("discard", "Discard", "d", discards, needs_tile=True),
-        Button("calling", "Calling", "c", calls, needs_tile=True),
+        Button("discard", "Discard", "d", discards, needs_tile=True, reason=why_discard),
+        Button("calling", "Calling", "c", calls, needs_tile=True, reason=why_call),
         Button("declare", "Declare", "e", _by_tile(legal, P.DeclareSpecial, specials), needs_tile=True),
         Button("kong", "Kong", "k", kongs, needs_tile=True),
         Button("mahjong", "Mah Jong!", "m", _offered(legal, P.MahJong(0))),
@@ -305,6 +317,18 @@ def _turn(view: SeatView) -> Dialog | None:
         select = None
     default = "declare" if select is not None and tiles.is_special(select) else "discard"
     return Dialog("turn", "Your turn", buttons, default, select=tiles.code(select) if select is not None else None)
+
+
+#: Why Calling does not take a tile, or any (it is offered only with the first discard).
+_CALLING_WHY: Final = "calling needs a discard that leaves your hand ready (waiting for one tile)"
+_NO_CALL_WHY: Final = "no discard leaves your hand ready (waiting for one tile), which calling needs"
+
+
+def _ready_after(view: SeatView, tile: Tile) -> bool:
+    """Whether the concealed hand waits for a tile once ``tile`` is discarded (:func:`~mj.hand.wait_indices`)."""
+    vector = view.hand_counts()
+    vector[tiles.kind_index(tile)] -= 1
+    return bool(wait_indices(vector, view.declared_sets, view.seven_pairs))
 
 
 def _winner(view: SeatView) -> Dialog | None:

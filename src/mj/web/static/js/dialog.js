@@ -10,7 +10,8 @@
 import { tileElement, tileName } from './tiles.js';
 
 const WIND_NAMES = { E: 'East', S: 'South', W: 'West', N: 'North' };
-// Buttons shown only when they can be used (the manual: "only shown when calling is allowed").
+// Buttons shown only when they can be used (the manual: "only shown when calling is allowed"), or
+// when the server says why they cannot be (Calling on a first discard that leaves no ready hand).
 const HIDDEN_WHEN_DISABLED = new Set(['calling', 'declare']);
 
 function labelWithKey(label, key) {
@@ -150,7 +151,7 @@ export class ActionDialog {
     const outlined = this.effectiveDefault(dialog);
     const code = this.hand.selectedCode();
     for (const spec of dialog.buttons) {
-      if (HIDDEN_WHEN_DISABLED.has(spec.id) && !spec.enabled) continue;
+      if (HIDDEN_WHEN_DISABLED.has(spec.id) && !spec.enabled && !spec.reason) continue;
       const button = document.createElement('button');
       button.type = 'button';
       button.dataset.id = spec.id;
@@ -164,7 +165,7 @@ export class ActionDialog {
       button.setAttribute('aria-keyshortcuts', spec.key.toUpperCase());
       if (outlined && spec.id === outlined.id) button.classList.add('default');
       button.disabled = !this.enabled(spec);
-      if (spec.enabled && button.disabled) button.title = code ? `Not with ${tileName(code)}: select another tile` : 'Select a tile first';
+      if (button.disabled) button.title = this.why(spec, code);
       button.addEventListener('click', () => this.press(spec.id));
       buttons.appendChild(button);
     }
@@ -182,6 +183,13 @@ export class ActionDialog {
     }
   }
 
+  /** Why ``spec`` cannot be pressed now (with the tile ``code`` selected): the server's reason, else the tile's. */
+  why(spec, code = this.hand.selectedCode()) {
+    if (!spec.enabled) return spec.reason ? `${spec.label}: ${spec.reason}` : `${spec.label} is not possible now`;
+    if (!code) return 'Select a tile first';
+    return `Not with ${tileName(code)}: ${spec.reason || 'select another tile'}`;
+  }
+
   /** "Select a tile and:" when a button takes a tile, and why the selected one fits none. */
   instruction(dialog) {
     const tileButtons = dialog.buttons.filter((b) => b.tiles !== null && b.enabled);
@@ -191,7 +199,8 @@ export class ActionDialog {
     const code = this.hand.selectedCode();
     if (code && !tileButtons.some((b) => b.tiles.includes(code))) {
       line.classList.add('warn');
-      line.textContent = `${tileName(code)} cannot be used for any of these: select another tile and:`;
+      const reason = tileButtons.map((b) => b.reason).find(Boolean);
+      line.textContent = `${tileName(code)} cannot be used for any of these${reason ? ` (${reason})` : ''}: select another tile and:`;
     } else {
       line.textContent = dialog.kind === 'turn' ? 'Select a tile and: (or double-click it to discard)' : 'Select a tile and:';
     }
