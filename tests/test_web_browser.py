@@ -9,6 +9,7 @@ is drawn, never the gateway's messages. Screenshots go to
 from __future__ import annotations
 
 import contextlib
+import random
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -28,16 +29,22 @@ EAST_INDICES = (0, 1, 2, 3, 16, 17, 18, 19, 32, 33, 34, 35, 48, 52)
 _EAST_HAND = ("1B", "2B", "3B", "4C", "5C", "6C", "7D", "8D", "9D", "RD", "RD", "RD", "EW", "EW")
 
 
-def winning_wall(path: Path) -> Path:
+def winning_wall(path: Path, shuffle: int | None = None) -> Path:
     """A wall file whose deal gives East (the person, who connects first) a complete hand."""
-    return dealing_east(path, _EAST_HAND)
+    return dealing_east(path, _EAST_HAND, shuffle)
 
 
-def dealing_east(path: Path, hand: tuple[str, ...]) -> Path:
-    """A wall file whose deal gives East (the person, who connects first) the 14 tiles ``hand``."""
+def dealing_east(path: Path, hand: tuple[str, ...], shuffle: int | None = None) -> Path:
+    """A wall file whose deal gives East (the person, who connects first) the 14 tiles ``hand``.
+
+    The other tiles lie in order, unless shuffled with the seed ``shuffle`` (in order, the robots
+    are dealt kongs and soon go out).
+    """
     rest = tiles.full_set(True)
     for code in hand:
         rest.remove(tiles.parse(code))
+    if shuffle is not None:
+        random.Random(shuffle).shuffle(rest)
     wall: list[str] = []
     east = iter(hand)
     others = iter(rest)

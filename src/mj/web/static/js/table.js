@@ -166,7 +166,12 @@ function labelElement(state, player) {
   if (player.calling) flags.push('calling');
   if (state.game.winner === player.id || (state.game.winners || []).includes(player.id)) flags.push(state.game.mahjong || 'Mah Jong!');
   if (state.game.paused && player.ready) flags.push('ready');
-  if (flags.length) label.appendChild(el('span', 'flag', flags.join(' · ')));
+  // one line each, so that a narrow label wraps between them rather than cutting them off
+  if (flags.length) {
+    const shown = el('span', 'flags');
+    shown.append(...flags.map((flag) => el('span', 'flag', flag)));
+    label.appendChild(shown);
+  }
   if (turn) label.setAttribute('aria-current', 'true');
   return label;
 }
