@@ -235,6 +235,21 @@ def test_a_whole_game_in_the_browser_pressing_the_default_button(page: Any, arti
         page.screenshot(path=artifacts / "20-game-over.png")
         scores = page.locator(".label .score").all_inner_texts()
         assert len(scores) == 4 and sum(int(s) for s in scores) == 0
+        # where the dialog was: the final scores, best first, the winner named, and how to play again
+        result = page.locator(".action[data-kind=gameover]")
+        ranked = [int(s) for s in result.locator(".ranking li .score").all_inner_texts()]
+        assert sorted(ranked, reverse=True) == ranked == sorted((int(s) for s in scores), reverse=True)
+        top = result.locator(".ranking li").first.get_attribute("data-player")
+        best = page.locator(f".label[data-player='{top}'] .name").inner_text()
+        verdict = result.locator(".text").inner_text()
+        assert verdict.startswith(best) and verdict.endswith((" wins.", " share first place."))
+        assert "Game ▸ New local game" in result.inner_text()
+        info = page.locator("#side-info")
+        assert "in a row" not in info.inner_text() and "Last hand:" in info.inner_text()
+        for width, height in ((800, 600), (1920, 1080)):
+            page.set_viewport_size({"width": width, "height": height})
+            page.wait_for_timeout(150)
+            page.screenshot(path=artifacts / f"20-game-over-{width}x{height}.png")
         print(f"\nwhole game in the browser: {duration:.1f} s")
         (artifacts / "whole-game-duration.txt").write_text(f"{duration:.1f} s\n")
 

@@ -38,6 +38,7 @@ export class ActionDialog {
     this.autoFor = null;
     this.timer = null;
     this.onShow = null; // called with each new dialog put on screen (the turn sound)
+    this.local = () => false; // whether Game ▸ New local game is offered (said at the end of the game)
     this.shownFor = null;
   }
 
@@ -123,6 +124,10 @@ export class ActionDialog {
     this.state = state;
     clearInterval(this.timer);
     const dialog = this.current();
+    if (!dialog && state.game && state.game.over && state.players && state.players.length) {
+      this.holder.replaceChildren(this.result(state));
+      return;
+    }
     if (!dialog || this.automatic(dialog)) {
       this.holder.replaceChildren();
       return;
@@ -188,6 +193,42 @@ export class ActionDialog {
     if (!spec.enabled) return spec.reason ? `${spec.label}: ${spec.reason}` : `${spec.label} is not possible now`;
     if (!code) return 'Select a tile first';
     return `Not with ${tileName(code)}: ${spec.reason || 'select another tile'}`;
+  }
+
+  /** At the end of the game, where the dialog was: the final scores, best first, and how to play again. */
+  result(state) {
+    const box = document.createElement('div');
+    box.className = 'action result';
+    box.setAttribute('role', 'dialog');
+    box.setAttribute('aria-label', 'Game over');
+    box.dataset.kind = 'gameover';
+    const title = document.createElement('h2');
+    title.textContent = 'Game over';
+    const ranked = [...state.players].sort((a, b) => b.score - a.score);
+    const best = ranked.filter((p) => p.score === ranked[0].score);
+    const who = (p) => (p.id === state.me ? `${p.name} (you)` : p.name);
+    const verdict = document.createElement('div');
+    verdict.className = 'text';
+    verdict.textContent = best.length === 1 ? `${who(best[0])} wins.` : `${best.map(who).join(' and ')} share first place.`;
+    const table = document.createElement('ol');
+    table.className = 'ranking';
+    for (const p of ranked) {
+      const row = document.createElement('li');
+      row.dataset.player = String(p.id);
+      if (p.id === state.me) row.className = 'me';
+      const name = document.createElement('span');
+      name.textContent = `${who(p)}, ${WIND_NAMES[p.wind]}`;
+      const score = document.createElement('span');
+      score.className = 'score';
+      score.textContent = String(p.score);
+      row.append(name, score);
+      table.appendChild(row);
+    }
+    const next = document.createElement('div');
+    next.className = 'instruction';
+    next.textContent = this.local() ? 'Game ▸ New local game starts another.' : 'Game ▸ Join server to play another.';
+    box.append(title, verdict, table, next);
+    return box;
   }
 
   /** "Select a tile and:" when a button takes a tile, and why the selected one fits none. */

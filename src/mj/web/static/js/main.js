@@ -29,6 +29,7 @@ const connection = new Connection(onMessage, onConnection);
 const send = (message) => connection.send(message);
 const dialog = new ActionDialog(send, hand, prefs);
 // a tone when the table waits for us: our turn, or a discard we may claim
+dialog.local = () => app.caps.local;
 dialog.onShow = (shown) => {
   if (prefs().sound && (shown.kind === 'turn' || shown.kind === 'claim' || shown.kind === 'rob')) beep();
 };
