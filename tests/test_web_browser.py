@@ -277,3 +277,31 @@ def test_calling_is_refused_with_its_reason_when_no_discard_leaves_the_hand_read
         page.wait_for_timeout(300)
         assert dialog_kind(page) == "turn" and page.locator("button.tile.mine").count() == 14
         page.screenshot(path=artifacts / "calling-refused.png")
+
+
+def test_a_greyed_out_button_says_why_on_hover_on_its_key_and_on_a_click(
+    page: Any, tmp_path: Path, artifacts: Path
+) -> None:
+    wall = dealing_east(tmp_path / "wall.txt", FAR_FROM_READY)
+    with running_xmj("--timeout", "0", "--wallfile", str(wall), name="Why") as xmj:
+        use_prefs(page, MANUAL)
+        page.goto(xmj.page)
+        assert dialog_kind(page) == "ready"
+        page.keyboard.press("Enter")
+        assert dialog_kind(page) == "declaring"
+        page.keyboard.press("f")
+        assert dialog_kind(page) == "turn"
+        kong = page.get_by_role("button", name="Kong", exact=True)
+        mah_jong = page.get_by_role("button", name="Mah Jong!", exact=True)
+        assert kong.is_disabled() and mah_jong.is_disabled()
+        assert mah_jong.get_attribute("title") == "Mah Jong!: your hand is not complete"
+        why = page.locator(".action .why")
+        page.keyboard.press("k")
+        assert why.inner_text() == "Kong: no four of a kind in your hand, and no tile of it to add to an exposed pung"
+        mah_jong.click(force=True)  # as a person clicks it: nothing is sent, the reason is said
+        assert why.inner_text() == "Mah Jong!: your hand is not complete"
+        assert dialog_kind(page) == "turn" and page.locator("button.tile.mine").count() == 14
+        for width, height in ((800, 600), (1920, 1080)):
+            page.set_viewport_size({"width": width, "height": height})
+            page.wait_for_timeout(150)
+            page.screenshot(path=artifacts / f"disabled-says-why-{width}x{height}.png")

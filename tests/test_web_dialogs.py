@@ -128,6 +128,33 @@ def test_after_calling_a_refused_discard_says_only_the_drawn_tile_may_go() -> No
         choose(dialog, "discard", "2B")
 
 
+def reasons(dialog: Dialog | None) -> dict[str, str]:
+    assert dialog is not None
+    return {b.id: b.reason for b in dialog.buttons if not b.enabled}
+
+
+def test_every_greyed_out_button_says_why() -> None:
+    view, log = seat(HAND, (2, "5C"))  # South's 5C: we hold three, but may not chow from South
+    assert reasons(current(view, log)) == {
+        "chow": "only the next player may chow it",
+        "mahjong": "it does not complete your hand",
+    }
+    view, log = seat(HAND, (4, "9D"))  # North (on our left) discards a tile we hold none of
+    assert reasons(current(view, log)) == {
+        "chow": "your tiles make no chow with it",
+        "pung": "a pung needs two of it in your hand",
+        "kong": "a kong needs three of it in your hand",
+        "mahjong": "it does not complete your hand",
+    }
+    view, log = seat(HAND, (4, "5C"))
+    view.me.calling = True
+    assert reasons(current(view, log))["pung"] == "after calling you may claim a discard only for Mah Jong!"
+    view, log = seat("2B 3B 5C 5C 5C 7D 7D EW EW RD RD GD GD 9C")
+    why = reasons(current(view, log))
+    assert why["kong"].startswith("no four of a kind") and why["mahjong"] == "your hand is not complete"
+    assert why["declare"] == "" and "calling" in why["calling"]  # Declare is hidden: nothing to declare
+
+
 def test_nothing_is_offered_out_of_turn() -> None:
     view, log = seat(HAND)
     view.turn = 2

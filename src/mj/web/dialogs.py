@@ -226,12 +226,15 @@ def _claim(view: SeatView, tile: Tile, serial: int, discarder: int, elapsed: flo
     chow_choices: dict[str, P.PMsg] = {}
     if positions:
         chow_choices[NO_TILE] = P.Chow(serial, positions[0] if len(positions) == 1 else ChowPosition.ANYPOS)
-    buttons = (
-        Button("noclaim", "No claim", "n", {NO_TILE: P.NoClaim(serial)}),
-        Button("chow", "Chow", "c", chow_choices),
-        Button("pung", "Pung", "p", _offered(legal, P.Pung(serial))),
-        Button("kong", "Kong", "k", _offered(legal, P.Kong(serial))),
-        Button("mahjong", "Mah Jong!", "m", _offered(legal, P.MahJong(serial))),
+    buttons = _explained(
+        (
+            Button("noclaim", "No claim", "n", {NO_TILE: P.NoClaim(serial)}),
+            Button("chow", "Chow", "c", chow_choices),
+            Button("pung", "Pung", "p", _offered(legal, P.Pung(serial))),
+            Button("kong", "Kong", "k", _offered(legal, P.Kong(serial))),
+            Button("mahjong", "Mah Jong!", "m", _offered(legal, P.MahJong(serial))),
+        ),
+        _claim_reasons(view, tile, discarder),
     )
     timeout = float(view.options["Timeout"])
     remaining = max(0.0, timeout - elapsed) if timeout else 0.0
@@ -248,9 +251,12 @@ def _claim(view: SeatView, tile: Tile, serial: int, discarder: int, elapsed: flo
 
 
 def _rob(view: SeatView, tile: Tile, serial: int, konger: int) -> Dialog:
-    buttons = (
-        Button("noclaim", "No claim", "n", {NO_TILE: P.NoClaim(serial)}),
-        Button("mahjong", "Mah Jong!", "m", _offered(view.legal_moves(), P.MahJong(serial))),
+    buttons = _explained(
+        (
+            Button("noclaim", "No claim", "n", {NO_TILE: P.NoClaim(serial)}),
+            Button("mahjong", "Mah Jong!", "m", _offered(view.legal_moves(), P.MahJong(serial))),
+        ),
+        {"mahjong": _NOT_COMPLETED},
     )
     return Dialog("rob", "Rob the kong?", buttons, "noclaim", tile=tiles.code(tile), player=konger)
 
@@ -267,7 +273,8 @@ def _chow_position(view: SeatView, tile: Tile) -> Dialog:
                    shows=shown if move is not None else ())
         )  # fmt: skip
     default = next((b.id for b in buttons if b.enabled), None)
-    return Dialog("chowpos", "Which chow?", tuple(buttons), default, tile=tiles.code(tile))
+    reasons = {b.id: f"your tiles make no chow {b.label.lower()} with it" for b in buttons}
+    return Dialog("chowpos", "Which chow?", _explained(buttons, reasons), default, tile=tiles.code(tile))
 
 
 def _declaring(view: SeatView) -> Dialog | None:
@@ -300,12 +307,15 @@ def _turn(view: SeatView) -> Dialog | None:
     why_discard = "after calling you may discard only the tile you drew" if view.me.calling else ""
     specials = [m.tile for m in legal if isinstance(m, P.DeclareSpecial)]
     kongs = {**_by_tile(legal, P.DeclareClosedKong), **_by_tile(legal, P.AddToPung)}
-    buttons = (
-        Button("discard", "Discard", "d", discards, needs_tile=True, reason=why_discard),
-        Button("calling", "Calling", "c", calls, needs_tile=True, reason=why_call),
-        Button("declare", "Declare", "e", _by_tile(legal, P.DeclareSpecial, specials), needs_tile=True),
-        Button("kong", "Kong", "k", kongs, needs_tile=True),
-        Button("mahjong", "Mah Jong!", "m", _offered(legal, P.MahJong(0))),
+    buttons = _explained(
+        (
+            Button("discard", "Discard", "d", discards, needs_tile=True, reason=why_discard),
+            Button("calling", "Calling", "c", calls, needs_tile=True, reason=why_call),
+            Button("declare", "Declare", "e", _by_tile(legal, P.DeclareSpecial, specials), needs_tile=True),
+            Button("kong", "Kong", "k", kongs, needs_tile=True),
+            Button("mahjong", "Mah Jong!", "m", _offered(legal, P.MahJong(0))),
+        ),
+        _TURN_WHY,
     )
     drawn = view.last_drawn
     ordinary = [t for t in view.concealed if not tiles.is_special(t)]
@@ -329,6 +339,43 @@ def _ready_after(view: SeatView, tile: Tile) -> bool:
     vector = view.hand_counts()
     vector[tiles.kind_index(tile)] -= 1
     return bool(wait_indices(vector, view.declared_sets, view.seven_pairs))
+
+
+#: Why a button of the turn is greyed out. The dialogs say what the legal moves (the rules) left out.
+_TURN_WHY: Final = {
+    "kong": "no four of a kind in your hand, and no tile of it to add to an exposed pung",
+    "mahjong": "your hand is not complete",
+}
+_NOT_COMPLETED: Final = "it does not complete your hand"
+#: Why a set cannot be declared after a mah-jong.
+_SETS_WHY: Final = {
+    "pair": "no pair left among your concealed tiles",
+    "chow": "no chow left among your concealed tiles",
+    "pung": "no pung left among your concealed tiles",
+    "special": "your tiles are not a special hand",
+    "show": "declare your sets first",
+}
+
+
+def _claim_reasons(view: SeatView, tile: Tile, discarder: int) -> dict[str, str]:
+    """Why a claim on the discard ``tile`` is greyed out, from the seat's own tiles and place."""
+    if view.me.calling:
+        calling = "after calling you may claim a discard only for Mah Jong!"
+        return {"chow": calling, "pung": calling, "kong": calling, "mahjong": _NOT_COMPLETED}
+    held = view.concealed.count(tile)
+    return {
+        "chow": "your tiles make no chow with it" if view.left_of(discarder) else "only the next player may chow it",
+        "pung": "a pung needs two of it in your hand" if held < 2 else "a pung of it is not allowed now",
+        "kong": "a kong needs three of it in your hand" if held < 3 else "a kong of it is not allowed now",
+        "mahjong": _NOT_COMPLETED,
+    }
+
+
+def _explained(buttons: Iterable[Button], reasons: Mapping[str, str]) -> tuple[Button, ...]:
+    """``buttons``, each greyed-out one named in ``reasons`` with its reason (one that has a reason keeps it)."""
+    return tuple(
+        replace(b, reason=reasons[b.id]) if not b.enabled and not b.reason and b.id in reasons else b for b in buttons
+    )
 
 
 def _winner(view: SeatView) -> Dialog | None:
@@ -355,11 +402,14 @@ def _winner(view: SeatView) -> Dialog | None:
             "pung": _by_tile(legal, P.FormClosedPung),
             "special": _offered(legal, P.FormClosedSpecialSet()),
         }
-    buttons = (
-        Button("pair", "Eyes", "e", by_button["pair"], needs_tile=not pending),
-        Button("chow", "Chow", "c", by_button["chow"], needs_tile=not pending),
-        Button("pung", "Pung", "p", by_button["pung"], needs_tile=not pending),
-        Button("special", "Special Hand", "s", by_button["special"]),
+    buttons = _explained(
+        (
+            Button("pair", "Eyes", "e", by_button["pair"], needs_tile=not pending),
+            Button("chow", "Chow", "c", by_button["chow"], needs_tile=not pending),
+            Button("pung", "Pung", "p", by_button["pung"], needs_tile=not pending),
+            Button("special", "Special Hand", "s", by_button["special"]),
+        ),
+        _SETS_WHY,
     )
     # The sets that use the most tiles first: a special hand, then pungs, chows, the eyes.
     default = next((b for b in ("special", "pung", "chow", "pair") if by_button[b]), None)
@@ -378,11 +428,14 @@ def _loser(view: SeatView) -> Dialog | None:
     if not legal:
         return None
     pungs = _by_tile(legal, P.FormClosedPung)
-    buttons = (
-        Button("pair", "Eyes", "e", _by_tile(legal, P.FormClosedPair), needs_tile=True),
-        Button("chow", "Chow", "c", _by_tile(legal, P.FormClosedChow), needs_tile=True),
-        Button("pung", "Pung", "p", pungs, needs_tile=True),
-        Button("show", "Finished", "f", _offered(legal, P.ShowTiles())),
+    buttons = _explained(
+        (
+            Button("pair", "Eyes", "e", _by_tile(legal, P.FormClosedPair), needs_tile=True),
+            Button("chow", "Chow", "c", _by_tile(legal, P.FormClosedChow), needs_tile=True),
+            Button("pung", "Pung", "p", pungs, needs_tile=True),
+            Button("show", "Finished", "f", _offered(legal, P.ShowTiles())),
+        ),
+        _SETS_WHY,
     )
     # A concealed pung scores; the rest is shown.
     held = [t for t in view.concealed if not tiles.is_special(t)]
@@ -469,7 +522,8 @@ def _named_buttons(
         if isinstance(move, P.Chow) and tile is not None:
             shows = tuple(tiles.code(t) for t in sorted((tile, *chow_partners(tile, move.cpos))))
         needs_tile = (bool(offered) and NO_TILE not in offered) or name == discard
-        buttons.append(Button(_button_id(name), name, keys[name], offered, needs_tile, shows))
+        reason = "" if offered else "your tiles do not allow it now"
+        buttons.append(Button(_button_id(name), name, keys[name], offered, needs_tile, shows, reason))
     return tuple(buttons)
 
 

@@ -37,6 +37,7 @@ export class ActionDialog {
     this.pressedFor = null; // the dialog number we answered: hidden until the next one
     this.autoFor = null;
     this.timer = null;
+    this.said = null; // why the last press did nothing: { number, text } of the dialog it was said in
     this.onShow = null; // called with each new dialog put on screen (the turn sound)
     this.local = () => false; // whether Game ▸ New local game is offered (said at the end of the game)
     this.shownFor = null;
@@ -109,15 +110,46 @@ export class ActionDialog {
     const preferred = dialog.buttons.find((b) => b.id === dialog.default);
     const button = preferred && preferred.tiles !== null && this.enabled(preferred, code)
       ? preferred : dialog.buttons.find((b) => b.tiles !== null && this.enabled(b, code));
-    return Boolean(button && this.press(button.id, code));
+    if (button) return this.press(button.id, code);
+    const takers = dialog.buttons.filter((b) => b.tiles !== null && b.enabled);
+    const reason = takers.map((b) => b.reason).find(Boolean);
+    this.explain(takers.length
+      ? `${tileName(code)} cannot be used for any of these${reason ? ` (${reason})` : ''}`
+      : 'No tile is used here: answer with the buttons');
+    return false;
   }
 
-  /** An underlined letter typed: the button it belongs to. */
+  /** An underlined letter typed: the button it belongs to; one that cannot be pressed says why. */
   pressKey(letter) {
     const dialog = this.current();
     if (!dialog) return false;
-    const button = dialog.buttons.find((b) => b.key === letter.toLowerCase() && this.enabled(b));
-    return Boolean(button && this.press(button.id));
+    const button = dialog.buttons.find((b) => b.key === letter.toLowerCase() && this.shown(b));
+    if (!button) return false;
+    if (this.enabled(button)) return this.press(button.id);
+    this.explain(this.why(button));
+    return true;
+  }
+
+  /** Whether ``spec`` is drawn (Calling and Declare only when they can be used or say why not). */
+  shown(spec) {
+    return !(HIDDEN_WHEN_DISABLED.has(spec.id) && !spec.enabled && !spec.reason);
+  }
+
+  /** Say ``text`` on the dialog's message line (a button that cannot be pressed, a tile no button takes). */
+  explain(text) {
+    const dialog = this.current();
+    if (!dialog) return;
+    this.said = { number: dialog.number, text };
+    const box = this.holder.querySelector('.action');
+    if (!box) return;
+    let line = box.querySelector('.why');
+    if (!line) {
+      line = document.createElement('div');
+      line.className = 'why';
+      line.setAttribute('role', 'status');
+      box.querySelector('.buttons').after(line);
+    }
+    line.textContent = text;
   }
 
   render(state) {
@@ -156,7 +188,7 @@ export class ActionDialog {
     const outlined = this.effectiveDefault(dialog);
     const code = this.hand.selectedCode();
     for (const spec of dialog.buttons) {
-      if (HIDDEN_WHEN_DISABLED.has(spec.id) && !spec.enabled && !spec.reason) continue;
+      if (!this.shown(spec)) continue;
       const button = document.createElement('button');
       button.type = 'button';
       button.dataset.id = spec.id;
@@ -172,9 +204,18 @@ export class ActionDialog {
       button.disabled = !this.enabled(spec);
       if (button.disabled) button.title = this.why(spec, code);
       button.addEventListener('click', () => this.press(spec.id));
+      // a disabled button gets no click, but the pointer's events still reach it
+      button.addEventListener('pointerup', () => { if (button.disabled) this.explain(button.title); });
       buttons.appendChild(button);
     }
     box.appendChild(buttons);
+    if (this.said && this.said.number === dialog.number) {
+      const line = document.createElement('div');
+      line.className = 'why';
+      line.setAttribute('role', 'status');
+      line.textContent = this.said.text;
+      box.appendChild(line);
+    }
     if (state.wall.dealt && document.getElementById('wall').classList.contains('hidden') && state.game.phase === 'playing') {
       const left = document.createElement('div');
       left.className = 'wall-left';
