@@ -305,3 +305,34 @@ def test_a_greyed_out_button_says_why_on_hover_on_its_key_and_on_a_click(
             page.set_viewport_size({"width": width, "height": height})
             page.wait_for_timeout(150)
             page.screenshot(path=artifacts / f"disabled-says-why-{width}x{height}.png")
+
+
+NOTICE = """() => {
+  const board = document.getElementById('board');
+  const notice = getComputedStyle(board, '::after');
+  return { offline: board.classList.contains('offline'), text: notice.content, background: notice.backgroundColor,
+           width: parseFloat(notice.width), board: board.getBoundingClientRect().width };
+}"""
+
+
+def test_a_lost_connection_is_said_in_a_box_of_its_own_and_greys_out_the_dialog(page: Any, artifacts: Path) -> None:
+    with running_xmj("--timeout", "0", "--seed", "5", name="Lost") as xmj:
+        use_prefs(page, MANUAL)
+        page.goto(xmj.page)
+        assert dialog_kind(page) == "ready"
+        ready = page.get_by_role("button", name="Ready", exact=True)
+        assert ready.is_enabled()
+        xmj.process.terminate()  # xmj (the gateway) goes away: the page keeps trying to reconnect
+        xmj.process.wait(timeout=20)
+        page.wait_for_function("document.getElementById('board').classList.contains('offline')")
+        notice = page.evaluate(NOTICE)
+        assert "Connection lost" in notice["text"]
+        # an opaque box over the round's text, not bare text on the dimmed table
+        assert notice["background"].startswith("rgb(") and notice["width"] < notice["board"] * 0.9, notice
+        assert ready.is_disabled() and "Not connected" in str(ready.get_attribute("title"))
+        page.keyboard.press("Enter")
+        assert "Not connected" in page.locator(".action .why").inner_text()
+        for width, height in ((800, 600), (1920, 1080)):
+            page.set_viewport_size({"width": width, "height": height})
+            page.wait_for_timeout(150)
+            page.screenshot(path=artifacts / f"connection-lost-{width}x{height}.png")

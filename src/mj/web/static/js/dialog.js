@@ -37,6 +37,7 @@ export class ActionDialog {
     this.pressedFor = null; // the dialog number we answered: hidden until the next one
     this.autoFor = null;
     this.timer = null;
+    this.offline = null; // why nothing can be pressed now (the connection is down), else null
     this.said = null; // why the last press did nothing: { number, text } of the dialog it was said in
     this.onShow = null; // called with each new dialog put on screen (the turn sound)
     this.local = () => false; // whether Game ▸ New local game is offered (said at the end of the game)
@@ -57,7 +58,7 @@ export class ActionDialog {
 
   /** Whether ``button`` can be pressed now (with the selected tile, if it takes one). */
   enabled(button, code = this.hand.selectedCode()) {
-    if (!button.enabled) return false;
+    if (!button.enabled || this.offline) return false;
     if (button.tiles === null) return true;
     return button.tiles.includes(code);
   }
@@ -75,7 +76,7 @@ export class ActionDialog {
 
   press(buttonId, tile = undefined) {
     const dialog = this.current();
-    if (!dialog) return false;
+    if (!dialog || this.refusedOffline()) return false;
     const button = dialog.buttons.find((b) => b.id === buttonId);
     if (!button) return false;
     const chosen = tile !== undefined ? tile : (button.tiles === null ? null : this.hand.selectedCode());
@@ -92,7 +93,7 @@ export class ActionDialog {
    */
   pressDefault() {
     const dialog = this.current();
-    if (!dialog) return false;
+    if (!dialog || this.refusedOffline()) return false;
     const button = this.effectiveDefault(dialog);
     if (button && this.enabled(button)) return this.press(button.id);
     const wanted = button || dialog.buttons.find((b) => b.id === dialog.default);
@@ -106,7 +107,7 @@ export class ActionDialog {
   /** A double click on one of our tiles: the button that takes it, the default first (Discard in our turn). */
   pressTile(code) {
     const dialog = this.current();
-    if (!dialog) return false;
+    if (!dialog || this.refusedOffline()) return false;
     const preferred = dialog.buttons.find((b) => b.id === dialog.default);
     const button = preferred && preferred.tiles !== null && this.enabled(preferred, code)
       ? preferred : dialog.buttons.find((b) => b.tiles !== null && this.enabled(b, code));
@@ -117,6 +118,12 @@ export class ActionDialog {
       ? `${tileName(code)} cannot be used for any of these${reason ? ` (${reason})` : ''}`
       : 'No tile is used here: answer with the buttons');
     return false;
+  }
+
+  /** While disconnected: say so on the dialog's message line (and press nothing). */
+  refusedOffline() {
+    if (this.offline) this.explain(this.offline);
+    return Boolean(this.offline);
   }
 
   /** An underlined letter typed: the button it belongs to; one that cannot be pressed says why. */
@@ -231,6 +238,7 @@ export class ActionDialog {
 
   /** Why ``spec`` cannot be pressed now (with the tile ``code`` selected): the server's reason, else the tile's. */
   why(spec, code = this.hand.selectedCode()) {
+    if (this.offline) return this.offline;
     if (!spec.enabled) return spec.reason ? `${spec.label}: ${spec.reason}` : `${spec.label} is not possible now`;
     if (!code) return 'Select a tile first';
     return `Not with ${tileName(code)}: ${spec.reason || 'select another tile'}`;

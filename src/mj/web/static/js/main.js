@@ -48,6 +48,9 @@ function onConnection(up) {
   board.classList.toggle('offline', !up);
   board.dataset.offline = 'Connection lost — reconnecting…';
   if (!up) status('Connection to xmj lost; reconnecting…', true);
+  // nothing pressed while disconnected would arrive: the dialog's buttons are greyed out until the next snapshot
+  dialog.offline = up ? null : 'Not connected to xmj: wait until it reconnects';
+  if (app.state) dialog.render(app.state);
 }
 
 function onMessage(message) {
@@ -144,6 +147,7 @@ function connectionStatus(state) {
   const board = document.getElementById('board');
   const off = c.status !== 'connected' && c.status !== 'over';
   board.classList.toggle('offline', off);
+  dialog.offline = off ? `Not connected to the game server (${c.detail || c.status})` : null;
   if (off) board.dataset.offline = c.detail || c.status;
   if (c.detail) status(c.detail, c.status !== 'over');
   else if (state.dialog) status(state.dialog.title);
