@@ -336,3 +336,12 @@ def test_a_lost_connection_is_said_in_a_box_of_its_own_and_greys_out_the_dialog(
             page.set_viewport_size({"width": width, "height": height})
             page.wait_for_timeout(150)
             page.screenshot(path=artifacts / f"connection-lost-{width}x{height}.png")
+
+
+def test_a_local_game_is_called_so_not_by_its_socket_path(page: Any) -> None:
+    with running_xmj("--timeout", "0", "--seed", "5", name="Here") as xmj:
+        page.goto(xmj.page)
+        assert dialog_kind(page) == "ready"
+        assert page.locator("#title").inner_text() == "Here in a local game"
+        info = page.locator("#side-info").inner_text()
+        assert "Local game (connected)" in info and ".sock" not in info

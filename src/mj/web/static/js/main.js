@@ -139,7 +139,8 @@ function render() {
   renderSidebar();
   refreshPanel('info', infoBody(state));
   refreshPanel('messages', messagesBody(state, send));
-  document.getElementById('title').textContent = state.connection.name ? `${state.connection.name} at ${state.connection.server}` : '';
+  const c = state.connection;
+  document.getElementById('title').textContent = c.name ? `${c.name} ${c.local ? 'in a local game' : `at ${c.server}`}` : '';
 }
 
 function connectionStatus(state) {
