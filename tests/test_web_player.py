@@ -619,3 +619,41 @@ def test_a_label_shows_its_whole_status_your_turn_and_calling_at_every_size(
             page.wait_for_timeout(150)
             assert page.evaluate(FITS) == [], f"{width}x{height}: a label's status is cut off"
             page.screenshot(path=artifacts / f"label-status-{width}x{height}.png")
+
+
+COVERED = """() => {
+  // a claim announcement as the page draws them, lying over the middle of each button of the dialog
+  const layer = document.getElementById('announcements');
+  const origin = layer.getBoundingClientRect();
+  return [...document.querySelectorAll('.action button')].map((button) => {
+    const r = button.getBoundingClientRect();
+    const x = r.left + r.width / 2, y = r.top + r.height / 2;
+    const banner = document.createElement('div');
+    banner.className = 'announce';
+    banner.textContent = 'Connect Middle!';
+    banner.style.left = `${x - origin.left}px`;
+    banner.style.top = `${y - origin.top}px`;
+    banner.style.pointerEvents = 'auto';  // (clicks pass through banners: found by elementFromPoint only so)
+    layer.appendChild(banner);
+    const top = document.elementFromPoint(x, y);
+    banner.remove();
+    return top && top.closest('button') === button ? null : button.textContent;
+  }).filter(Boolean);
+}"""
+
+
+def test_the_dialog_in_the_middle_of_the_table_lies_over_the_claim_announcements(page: Any, artifacts: Path) -> None:
+    use_prefs(page, '{"dialogPlace": "centre"}')
+    with running_xmj("--timeout", "0", "--seed", "5", name="Mid") as xmj:
+        page.goto(xmj.page)
+        page.locator("#centre-dock .action[data-kind=ready]").wait_for()
+        assert page.evaluate(COVERED) == [], "an announcement hides these buttons of the dialog"
+        page.evaluate(
+            """() => { const b = document.createElement('div'); b.className = 'announce rel0';
+                       b.textContent = 'Connect Middle!'; b.style.top = '50%';
+                       document.getElementById('announcements').appendChild(b); }"""
+        )
+        for width, height in ((800, 600), (1920, 1080)):
+            page.set_viewport_size({"width": width, "height": height})
+            page.wait_for_timeout(150)
+            page.screenshot(path=artifacts / f"dialog-over-announcement-{width}x{height}.png")
