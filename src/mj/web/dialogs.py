@@ -100,6 +100,8 @@ class Dialog:
     text: str = ""
     #: Changes whenever the decision point does, so a click on an old dialog can be told apart.
     number: int = 0
+    #: Tiles a double click does not discard: throwing one away needs the button (a wild: it kills the hand).
+    guarded: tuple[str, ...] = ()
 
     def button(self, button_id: str) -> Button | None:
         return next((b for b in self.buttons if b.id == button_id), None)
@@ -117,6 +119,7 @@ class Dialog:
             "timeout": self.timeout,
             "remaining": round(self.remaining, 2),
             "number": self.number,
+            "guarded": list(self.guarded),
         }
 
 
@@ -484,7 +487,8 @@ def _named(view: SeatView, log: SeatLog, now: float | None, names: MoveNames) ->
         elapsed = (time.monotonic() if now is None else now) - log.claim_opened
         return Dialog("claim", names.claim_title, _named_buttons(layout, choices, view, pending.tile),
                       _button_id(letting_go), tile=tile, player=pending.who, timeout=timeout,
-                      remaining=max(0.0, timeout - elapsed) if timeout else 0.0)  # fmt: skip
+                      remaining=max(0.0, timeout - elapsed) if timeout else 0.0,
+                      text=DEAD_HAND if dead_hand(view, view.my_id) else "")  # fmt: skip
     discard = names(view, P.Discard(BLANK, False))
     if pending is not None or discard not in choices:
         return None
@@ -497,8 +501,25 @@ def _named(view: SeatView, log: SeatLog, now: float | None, names: MoveNames) ->
         select = next((c for c in reversed(choices[discard]) if c != keep), None) or next(reversed(choices[discard]))
     layout = _layout(view, names, [P.Discard(BLANK, False), P.DeclareClosedKong(BLANK), P.MahJong(0)])
     buttons = _named_buttons(layout, choices, view, None, discard)
-    text = f"Throwing away a wild tile ({keep}) loses your right to win this hand." if keep in choices[discard] else ""
-    return Dialog("turn", "Your turn", buttons, _button_id(discard), select=select, text=text)
+    if dead_hand(view, view.my_id):
+        text = DEAD_HAND
+    elif keep in choices[discard]:
+        text = f"Throwing away a wild tile ({keep}) loses your right to win this hand."
+    else:
+        text = ""
+    guarded = (keep,) if keep in choices[discard] and not dead_hand(view, view.my_id) else ()
+    return Dialog("turn", "Your turn", buttons, _button_id(discard), select=select, text=text,
+                  guarded=tuple(c for c in guarded if c is not None))  # fmt: skip
+
+
+#: What a player who threw away a wild tile is told for the rest of the hand.
+DEAD_HAND: Final = "You threw away a wild tile: you can no longer win this hand."
+
+
+def dead_hand(view: SeatView, pid: int) -> bool:
+    """Whether ``pid`` threw away a wild tile this hand, which loses the right to win it (Beijing's dead hand)."""
+    wild = view.wild
+    return wild is not None and wild in view.discards_of(pid)
 
 
 def _layout(view: SeatView, names: MoveNames, moves: Iterable[P.PMsg]) -> list[str]:

@@ -108,6 +108,11 @@ export class ActionDialog {
   pressTile(code) {
     const dialog = this.current();
     if (!dialog || this.refusedOffline()) return false;
+    if ((dialog.guarded || []).includes(code)) {
+      const button = this.effectiveDefault(dialog);
+      this.explain(`A double click does not throw away ${tileName(code)}: to do so all the same, press ${button ? button.label : 'the button'}.`);
+      return false;
+    }
     const preferred = dialog.buttons.find((b) => b.id === dialog.default);
     const button = preferred && preferred.tiles !== null && this.enabled(preferred, code)
       ? preferred : dialog.buttons.find((b) => b.tiles !== null && this.enabled(b, code));

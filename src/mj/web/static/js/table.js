@@ -164,6 +164,7 @@ function labelElement(state, player) {
   const flags = [];
   if (turn) flags.push(player.id === state.me ? 'your turn' : 'to play');
   if (player.calling) flags.push('calling');
+  if (player.dead) flags.push('cannot win');
   if (state.game.winner === player.id || (state.game.winners || []).includes(player.id)) flags.push(state.game.mahjong || 'Mah Jong!');
   if (state.game.paused && player.ready) flags.push('ready');
   // one line each, so that a narrow label wraps between them rather than cutting them off
