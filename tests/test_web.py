@@ -446,3 +446,17 @@ def test_the_move_log_says_who_drew_and_discarded_and_when_our_claim_time_ran_ou
 
     with running_xmj("--timeout", "1", "--seed", "3", options=("--level", "1")) as xmj:
         run(scenario(xmj))
+
+
+def test_the_move_log_says_the_deal_in_one_line_not_a_line_a_tile() -> None:
+    async def scenario(xmj: Xmj) -> None:
+        async with browser_tab(xmj.base, xmj.token) as tab:
+            await tab.play_until(lambda s: s["dialog"] is not None and s["dialog"]["kind"] == "turn")
+            lines = [m["text"] for _, m in sorted(tab.moves.items()) if m["kind"] == "move"]
+            deals = lines.index("Hand 1: Alice (East) deals")
+            dealt = lines.index("Tiles dealt")
+            assert lines[deals + 1 : dealt] == [], "the deal's draws are logged one by one"
+            assert lines.count("Tiles dealt") == 1
+
+    with running_xmj("--timeout", "0", "--seed", "3", options=("--level", "1")) as xmj:
+        run(scenario(xmj))

@@ -114,6 +114,25 @@ def test_in_turn_discard_kong_and_hu_with_discard_by_default_never_preselecting_
     assert current(view, log).text == ""  # type: ignore[union-attr]
 
 
+def test_a_double_click_does_not_throw_away_a_wild_and_a_hand_that_did_is_said_to_be_dead() -> None:
+    view, log = seat("2B 3B 5C 5C 5C 5C 7D EW EW RD RD GD GD 1D", indicator="9D")  # 1D wild
+    dialog = current(view, log)
+    assert dialog is not None and dialog.guarded == ("1D",)  # the page asks for the button instead
+    assert not snapshot.build(view, log, dialog, {})["players"][0]["dead"]
+    feed(view, log, C.PlayerDiscards(1, tiles.parse("1D"), 9, False))
+    feed(view, log, C.PlayerDraws(2, tiles.BLANK), C.PlayerDiscards(2, tiles.parse("9B"), 10, False))
+    claim = current(view, log)
+    assert claim is not None and claim.kind == "claim" and "can no longer win" in claim.text
+    feed(view, log, C.PlayerDraws(3, tiles.BLANK), C.PlayerDiscards(3, tiles.parse("9B"), 11, False))
+    feed(view, log, C.PlayerDraws(4, tiles.BLANK), C.PlayerDiscards(4, tiles.parse("9B"), 12, False))
+    feed(view, log, C.PlayerDraws(1, tiles.parse("1D")))
+    dialog = current(view, log)
+    assert dialog is not None and dialog.kind == "turn" and dialog.guarded == ()  # nothing left to lose
+    assert dialog.text == "You threw away a wild tile: you can no longer win this hand."
+    players = snapshot.build(view, log, dialog, {})["players"]
+    assert [p["dead"] for p in players] == [True, False, False, False]
+
+
 def test_the_snapshot_shows_the_indicator_and_marks_the_wild_tiles_only_under_a_system_with_wilds() -> None:
     view, log = seat(HAND, indicator="WD")  # White wraps to Red
     state = snapshot.build(view, log, None, {})

@@ -169,3 +169,32 @@ def test_resume_game_offers_the_rule_systems_and_resumes_a_saved_beijing_game(pa
         panel.locator("select[name=rules]").select_option("beijing")
         panel.get_by_role("button", name="Resume Game").click()
         page.locator("#wild-indicator").wait_for(timeout=30_000)
+
+
+def test_a_wild_tile_is_thrown_away_only_by_the_button_and_the_dead_hand_is_said_after(
+    page: Any, artifacts: Path
+) -> None:
+    with running_xmj(
+        "--timeout", "0", "--seed", "4", name="Bei", options=("--rules", "beijing", "--level", "1")
+    ) as xmj:  # fmt: skip
+        page.goto(xmj.page)
+        deadline = time.monotonic() + 240
+        warned = page.locator(".action[data-kind=turn] .text", has_text="Throwing away a wild tile")
+        while not warned.count():  # every dialog answered by its default until we hold a wild in our turn
+            assert time.monotonic() < deadline, "no wild tile came to our hand"
+            with contextlib.suppress(PlaywrightError):
+                if page.locator("#panels .panel").count():
+                    page.keyboard.press("Escape")
+                elif page.locator(".action").count() and not warned.count():
+                    page.locator(".action button.default:not(:disabled)").click(timeout=500)
+            page.wait_for_timeout(50)
+        wild = page.locator("#wild-indicator .tile.wild").get_attribute("data-tile")
+        held = page.locator("button.tile.mine").count()
+        page.locator(f"button.tile.mine[data-tile='{wild}']").first.dblclick()
+        why = page.locator(".action .why")
+        assert why.inner_text().startswith("A double click does not throw away") and "press Discard" in why.inner_text()
+        assert page.locator("button.tile.mine").count() == held  # nothing thrown away
+        shoot(page, artifacts, "wild-double-click")
+        page.get_by_role("button", name="Discard", exact=True).click()  # the wild is selected: the button throws it
+        page.locator(".label.me .flag", has_text="cannot win").wait_for()
+        shoot(page, artifacts, "dead-hand")

@@ -9,6 +9,7 @@ is drawn, never the gateway's messages. Screenshots go to
 from __future__ import annotations
 
 import contextlib
+import random
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -28,13 +29,24 @@ EAST_INDICES = (0, 1, 2, 3, 16, 17, 18, 19, 32, 33, 34, 35, 48, 52)
 _EAST_HAND = ("1B", "2B", "3B", "4C", "5C", "6C", "7D", "8D", "9D", "RD", "RD", "RD", "EW", "EW")
 
 
-def winning_wall(path: Path) -> Path:
+def winning_wall(path: Path, shuffle: int | None = None) -> Path:
     """A wall file whose deal gives East (the person, who connects first) a complete hand."""
+    return dealing_east(path, _EAST_HAND, shuffle)
+
+
+def dealing_east(path: Path, hand: tuple[str, ...], shuffle: int | None = None) -> Path:
+    """A wall file whose deal gives East (the person, who connects first) the 14 tiles ``hand``.
+
+    The other tiles lie in order, unless shuffled with the seed ``shuffle`` (in order, the robots
+    are dealt kongs and soon go out).
+    """
     rest = tiles.full_set(True)
-    for code in _EAST_HAND:
+    for code in hand:
         rest.remove(tiles.parse(code))
+    if shuffle is not None:
+        random.Random(shuffle).shuffle(rest)
     wall: list[str] = []
-    east = iter(_EAST_HAND)
+    east = iter(hand)
     others = iter(rest)
     for index in range(tiles.wall_size(True)):
         wall.append(next(east) if index in EAST_INDICES else tiles.code(next(others)))
@@ -223,5 +235,113 @@ def test_a_whole_game_in_the_browser_pressing_the_default_button(page: Any, arti
         page.screenshot(path=artifacts / "20-game-over.png")
         scores = page.locator(".label .score").all_inner_texts()
         assert len(scores) == 4 and sum(int(s) for s in scores) == 0
+        # where the dialog was: the final scores, best first, the winner named, and how to play again
+        result = page.locator(".action[data-kind=gameover]")
+        ranked = [int(s) for s in result.locator(".ranking li .score").all_inner_texts()]
+        assert sorted(ranked, reverse=True) == ranked == sorted((int(s) for s in scores), reverse=True)
+        top = result.locator(".ranking li").first.get_attribute("data-player")
+        best = page.locator(f".label[data-player='{top}'] .name").inner_text()
+        verdict = result.locator(".text").inner_text()
+        assert verdict.startswith(best) and verdict.endswith((" wins.", " share first place."))
+        assert "Game ▸ New local game" in result.inner_text()
+        info = page.locator("#side-info")
+        assert "in a row" not in info.inner_text() and "Last hand:" in info.inner_text()
+        for width, height in ((800, 600), (1920, 1080)):
+            page.set_viewport_size({"width": width, "height": height})
+            page.wait_for_timeout(150)
+            page.screenshot(path=artifacts / f"20-game-over-{width}x{height}.png")
         print(f"\nwhole game in the browser: {duration:.1f} s")
         (artifacts / "whole-game-duration.txt").write_text(f"{duration:.1f} s\n")
+
+
+#: The hand of the audit (s31) that was let declare calling: no discard leaves it ready.
+FAR_FROM_READY = ("6B", "7B", "7B", "8B", "1C", "2C", "5C", "7C", "2D", "2D", "5D", "8D", "SW", "GD")
+
+
+def test_calling_is_refused_with_its_reason_when_no_discard_leaves_the_hand_ready(
+    page: Any, tmp_path: Path, artifacts: Path
+) -> None:
+    wall = dealing_east(tmp_path / "wall.txt", FAR_FROM_READY)
+    with running_xmj("--timeout", "0", "--wallfile", str(wall), name="Caller") as xmj:
+        use_prefs(page, MANUAL)
+        page.goto(xmj.page)
+        assert dialog_kind(page) == "ready"
+        page.keyboard.press("Enter")
+        assert dialog_kind(page) == "declaring"
+        page.keyboard.press("f")
+        assert dialog_kind(page) == "turn"
+        calling = page.get_by_role("button", name="Calling", exact=True)
+        assert calling.is_visible() and calling.is_disabled()
+        assert "no discard leaves your hand ready" in str(calling.get_attribute("title"))
+        page.keyboard.press("c")  # its letter declares nothing: still our turn, nothing discarded
+        page.wait_for_timeout(300)
+        assert dialog_kind(page) == "turn" and page.locator("button.tile.mine").count() == 14
+        page.screenshot(path=artifacts / "calling-refused.png")
+
+
+def test_a_greyed_out_button_says_why_on_hover_on_its_key_and_on_a_click(
+    page: Any, tmp_path: Path, artifacts: Path
+) -> None:
+    wall = dealing_east(tmp_path / "wall.txt", FAR_FROM_READY)
+    with running_xmj("--timeout", "0", "--wallfile", str(wall), name="Why") as xmj:
+        use_prefs(page, MANUAL)
+        page.goto(xmj.page)
+        assert dialog_kind(page) == "ready"
+        page.keyboard.press("Enter")
+        assert dialog_kind(page) == "declaring"
+        page.keyboard.press("f")
+        assert dialog_kind(page) == "turn"
+        kong = page.get_by_role("button", name="Kong", exact=True)
+        mah_jong = page.get_by_role("button", name="Mah Jong!", exact=True)
+        assert kong.is_disabled() and mah_jong.is_disabled()
+        assert mah_jong.get_attribute("title") == "Mah Jong!: your hand is not complete"
+        why = page.locator(".action .why")
+        page.keyboard.press("k")
+        assert why.inner_text() == "Kong: no four of a kind in your hand, and no tile of it to add to an exposed pung"
+        mah_jong.click(force=True)  # as a person clicks it: nothing is sent, the reason is said
+        assert why.inner_text() == "Mah Jong!: your hand is not complete"
+        assert dialog_kind(page) == "turn" and page.locator("button.tile.mine").count() == 14
+        for width, height in ((800, 600), (1920, 1080)):
+            page.set_viewport_size({"width": width, "height": height})
+            page.wait_for_timeout(150)
+            page.screenshot(path=artifacts / f"disabled-says-why-{width}x{height}.png")
+
+
+NOTICE = """() => {
+  const board = document.getElementById('board');
+  const notice = getComputedStyle(board, '::after');
+  return { offline: board.classList.contains('offline'), text: notice.content, background: notice.backgroundColor,
+           width: parseFloat(notice.width), board: board.getBoundingClientRect().width };
+}"""
+
+
+def test_a_lost_connection_is_said_in_a_box_of_its_own_and_greys_out_the_dialog(page: Any, artifacts: Path) -> None:
+    with running_xmj("--timeout", "0", "--seed", "5", name="Lost") as xmj:
+        use_prefs(page, MANUAL)
+        page.goto(xmj.page)
+        assert dialog_kind(page) == "ready"
+        ready = page.get_by_role("button", name="Ready", exact=True)
+        assert ready.is_enabled()
+        xmj.process.terminate()  # xmj (the gateway) goes away: the page keeps trying to reconnect
+        xmj.process.wait(timeout=20)
+        page.wait_for_function("document.getElementById('board').classList.contains('offline')")
+        notice = page.evaluate(NOTICE)
+        assert "Connection lost" in notice["text"]
+        # an opaque box over the round's text, not bare text on the dimmed table
+        assert notice["background"].startswith("rgb(") and notice["width"] < notice["board"] * 0.9, notice
+        assert ready.is_disabled() and "Not connected" in str(ready.get_attribute("title"))
+        page.keyboard.press("Enter")
+        assert "Not connected" in page.locator(".action .why").inner_text()
+        for width, height in ((800, 600), (1920, 1080)):
+            page.set_viewport_size({"width": width, "height": height})
+            page.wait_for_timeout(150)
+            page.screenshot(path=artifacts / f"connection-lost-{width}x{height}.png")
+
+
+def test_a_local_game_is_called_so_not_by_its_socket_path(page: Any) -> None:
+    with running_xmj("--timeout", "0", "--seed", "5", name="Here") as xmj:
+        page.goto(xmj.page)
+        assert dialog_kind(page) == "ready"
+        assert page.locator("#title").inner_text() == "Here in a local game"
+        info = page.locator("#side-info").inner_text()
+        assert "Local game (connected)" in info and ".sock" not in info

@@ -77,7 +77,8 @@ def test_in_our_turn_only_held_tiles_may_be_discarded_and_anything_else_is_refus
     assert dialog is not None and dialog.kind == "turn"
     assert dialog.select == "1F" and dialog.default == "declare"  # the drawn flower is declared first
     assert choose(dialog, "discard", "GD") == P.Discard(tiles.parse("GD"), False)
-    assert choose(dialog, "calling", "GD") == P.Discard(tiles.parse("GD"), True)  # first discard, concealed
+    with pytest.raises(ActionError, match="Calling is not possible now: no discard leaves your hand ready"):
+        choose(dialog, "calling", "GD")  # first discard, concealed, but far from ready
     assert choose(dialog, "declare", "1F") == P.DeclareSpecial(tiles.parse("1F"))
     with pytest.raises(ActionError, match="Discard is not possible with 9D"):
         choose(dialog, "discard", "9D")
@@ -89,6 +90,69 @@ def test_in_our_turn_only_held_tiles_may_be_discarded_and_anything_else_is_refus
         choose(dialog, "mahjong", None)
     with pytest.raises(ActionError, match="'pung' is not possible now"):
         choose(dialog, "pung", None)
+
+
+def test_calling_takes_only_a_discard_that_leaves_the_hand_ready_and_says_so() -> None:
+    """The server does not check an Original Call (protocol §7.12): the dialog offers it only with a ready hand."""
+    view, log = seat("1B 2B 3B 5C 5C 5C 7D 7D 7D EW EW RD RD GD")
+    dialog = current(view, log)
+    assert dialog is not None
+    calling = dialog.button("calling")
+    assert calling is not None and set(calling.choices) == {"GD"}  # then waiting for EW or RD
+    assert choose(dialog, "calling", "GD") == P.Discard(tiles.parse("GD"), True)
+    assert choose(dialog, "discard", "2B") == P.Discard(tiles.parse("2B"), False)
+    with pytest.raises(ActionError, match="Calling is not possible with 2B: calling needs a discard that leaves"):
+        choose(dialog, "calling", "2B")
+    view, log = seat("6B 7B 7B 8B 1C 2C 5C 7C 2D 2D 5D 8D SW GD")  # the audit's hand, far from ready
+    dialog = current(view, log)
+    assert dialog is not None
+    calling = dialog.button("calling")
+    assert calling is not None and not calling.enabled and "no discard leaves your hand ready" in calling.reason
+    view.has_discarded = True  # only the first discard may call: then nothing to explain, the button is hidden
+    view.changed()
+    calling = (current(view, log) or dialog).button("calling")
+    assert calling is not None and not calling.enabled and calling.reason == ""
+
+
+def test_after_calling_a_refused_discard_says_only_the_drawn_tile_may_go() -> None:
+    view, log = seat("1B 2B 3B 5C 5C 5C 7D 7D 7D EW EW RD RD 9C")
+    view.me.calling = True
+    view.has_discarded = True
+    view.changed()
+    dialog = current(view, log)
+    assert dialog is not None
+    assert choose(dialog, "discard", "9C") == P.Discard(tiles.parse("9C"), False)
+    with pytest.raises(
+        ActionError, match="Discard is not possible with 2B: after calling you may discard only the tile you"
+    ):
+        choose(dialog, "discard", "2B")
+
+
+def reasons(dialog: Dialog | None) -> dict[str, str]:
+    assert dialog is not None
+    return {b.id: b.reason for b in dialog.buttons if not b.enabled}
+
+
+def test_every_greyed_out_button_says_why() -> None:
+    view, log = seat(HAND, (2, "5C"))  # South's 5C: we hold three, but may not chow from South
+    assert reasons(current(view, log)) == {
+        "chow": "only the next player may chow it",
+        "mahjong": "it does not complete your hand",
+    }
+    view, log = seat(HAND, (4, "9D"))  # North (on our left) discards a tile we hold none of
+    assert reasons(current(view, log)) == {
+        "chow": "your tiles make no chow with it",
+        "pung": "a pung needs two of it in your hand",
+        "kong": "a kong needs three of it in your hand",
+        "mahjong": "it does not complete your hand",
+    }
+    view, log = seat(HAND, (4, "5C"))
+    view.me.calling = True
+    assert reasons(current(view, log))["pung"] == "after calling you may claim a discard only for Mah Jong!"
+    view, log = seat("2B 3B 5C 5C 5C 7D 7D EW EW RD RD GD GD 9C")
+    why = reasons(current(view, log))
+    assert why["kong"].startswith("no four of a kind") and why["mahjong"] == "your hand is not complete"
+    assert why["declare"] == "" and "calling" in why["calling"]  # Declare is hidden: nothing to declare
 
 
 def test_nothing_is_offered_out_of_turn() -> None:

@@ -20,7 +20,7 @@ from playwright.sync_api import Error as PlaywrightError
 
 from mj import tiles
 from test_web import running_xmj
-from test_web_browser import EAST_INDICES, MANUAL, use_prefs
+from test_web_browser import EAST_INDICES, MANUAL, use_prefs, winning_wall
 
 #: Quick robots for the tests that play on (the default level 3 thinks longer).
 LEVEL_1 = ("--level", "1")
@@ -575,3 +575,85 @@ def test_the_page_draws_whatever_buttons_and_tile_marks_the_snapshot_offers(page
         page.keyboard.press("Enter")
         page.wait_for_function("!document.querySelector('.action[data-kind=bid]')")
         assert sent and sent[-1]["button"] == "pass"
+
+
+FITS = """() => [...document.querySelectorAll('.label')].flatMap((label) => {
+  const outer = label.getBoundingClientRect();
+  return [...label.querySelectorAll('.flag')].map((flag) => {
+    const r = flag.getBoundingClientRect();
+    const clipped = flag.scrollWidth > flag.clientWidth + 1 || r.left < outer.left - 0.5 || r.right > outer.right + 0.5
+      || r.top < outer.top - 0.5 || r.bottom > outer.bottom + 0.5;
+    return clipped ? flag.textContent : null;
+  }).filter(Boolean);
+})"""
+
+#: From the smallest window the page supports to a large one (the audit saw labels cut at 1024, 1366 and 1920).
+LABEL_SIZES = ((800, 600), (1024, 768), (1366, 768), (1920, 1080), (2560, 1440))
+
+
+def test_a_label_shows_its_whole_status_your_turn_and_calling_at_every_size(
+    page: Any, tmp_path: Path, artifacts: Path
+) -> None:
+    wall = winning_wall(tmp_path / "wall.txt", shuffle=3)  # any discard leaves East's dealt hand ready
+    use_prefs(page, MANUAL)
+    with running_xmj("--timeout", "0", "--wallfile", str(wall), name="Label", options=LEVEL_1) as xmj:
+        page.goto(xmj.page)
+        page.locator(".action[data-kind=ready]").wait_for()
+        page.keyboard.press("Enter")
+        page.locator(".action[data-kind=declaring]").wait_for()
+        page.keyboard.press("f")
+        our_turn(page)
+        page.get_by_role("button", name="Calling", exact=True).click()
+        page.locator(".action[data-kind=turn]").wait_for(state="detached")
+        deadline = time.monotonic() + 60
+        while not page.locator(".action[data-kind=turn]").count():  # let every discard pass until our next turn
+            assert time.monotonic() < deadline, "our turn did not come back"
+            with contextlib.suppress(PlaywrightError):
+                if page.locator(".action[data-kind=claim], .action[data-kind=rob]").count():
+                    page.keyboard.press("n")
+            page.wait_for_timeout(50)
+        status = " ".join(page.locator(".label.me .flag").all_inner_texts())
+        assert "your turn" in status and "calling" in status
+        for width, height in LABEL_SIZES:
+            page.set_viewport_size({"width": width, "height": height})
+            page.wait_for_timeout(150)
+            assert page.evaluate(FITS) == [], f"{width}x{height}: a label's status is cut off"
+            page.screenshot(path=artifacts / f"label-status-{width}x{height}.png")
+
+
+COVERED = """() => {
+  // a claim announcement as the page draws them, lying over the middle of each button of the dialog
+  const layer = document.getElementById('announcements');
+  const origin = layer.getBoundingClientRect();
+  return [...document.querySelectorAll('.action button')].map((button) => {
+    const r = button.getBoundingClientRect();
+    const x = r.left + r.width / 2, y = r.top + r.height / 2;
+    const banner = document.createElement('div');
+    banner.className = 'announce';
+    banner.textContent = 'Connect Middle!';
+    banner.style.left = `${x - origin.left}px`;
+    banner.style.top = `${y - origin.top}px`;
+    banner.style.pointerEvents = 'auto';  // (clicks pass through banners: found by elementFromPoint only so)
+    layer.appendChild(banner);
+    const top = document.elementFromPoint(x, y);
+    banner.remove();
+    return top && top.closest('button') === button ? null : button.textContent;
+  }).filter(Boolean);
+}"""
+
+
+def test_the_dialog_in_the_middle_of_the_table_lies_over_the_claim_announcements(page: Any, artifacts: Path) -> None:
+    use_prefs(page, '{"dialogPlace": "centre"}')
+    with running_xmj("--timeout", "0", "--seed", "5", name="Mid") as xmj:
+        page.goto(xmj.page)
+        page.locator("#centre-dock .action[data-kind=ready]").wait_for()
+        assert page.evaluate(COVERED) == [], "an announcement hides these buttons of the dialog"
+        page.evaluate(
+            """() => { const b = document.createElement('div'); b.className = 'announce rel0';
+                       b.textContent = 'Connect Middle!'; b.style.top = '50%';
+                       document.getElementById('announcements').appendChild(b); }"""
+        )
+        for width, height in ((800, 600), (1920, 1080)):
+            page.set_viewport_size({"width": width, "height": height})
+            page.wait_for_timeout(150)
+            page.screenshot(path=artifacts / f"dialog-over-announcement-{width}x{height}.png")

@@ -151,6 +151,7 @@ class Gateway:
         try:
             await loop.run_in_executor(None, game.start_server)
             session = Session(game.address, name, _int(request.get("id"), 0), rules=rules)
+            session.local = True
             if not await session.start():
                 await session.close()
                 raise RequestError(session.detail or "could not join the local game")

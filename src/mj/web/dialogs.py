@@ -33,6 +33,7 @@ from dataclasses import dataclass, field, replace
 from typing import Final
 
 from mj import tiles
+from mj.hand import wait_indices
 from mj.protocol import pmsg as P
 from mj.protocol.fields import ChowPosition
 from mj.rules.naming import MoveNames
@@ -61,6 +62,8 @@ class Button:
     needs_tile: bool = False
     #: Tiles to draw on the button (the chows offered by the chow-position dialog).
     shows: tuple[str, ...] = ()
+    #: Why the button cannot be pressed: when disabled, or (taking a tile) with the tiles it does not take.
+    reason: str = ""
 
     @property
     def enabled(self) -> bool:
@@ -74,6 +77,7 @@ class Button:
             "enabled": self.enabled,
             "tiles": sorted(self.choices) if self.needs_tile else None,
             "shows": list(self.shows),
+            "reason": self.reason,
         }
 
 
@@ -96,6 +100,8 @@ class Dialog:
     text: str = ""
     #: Changes whenever the decision point does, so a click on an old dialog can be told apart.
     number: int = 0
+    #: Tiles a double click does not discard: throwing one away needs the button (a wild: it kills the hand).
+    guarded: tuple[str, ...] = ()
 
     def button(self, button_id: str) -> Button | None:
         return next((b for b in self.buttons if b.id == button_id), None)
@@ -113,6 +119,7 @@ class Dialog:
             "timeout": self.timeout,
             "remaining": round(self.remaining, 2),
             "number": self.number,
+            "guarded": list(self.guarded),
         }
 
 
@@ -126,15 +133,19 @@ def choose(dialog: Dialog | None, button_id: object, tile: object) -> P.PMsg:
     if button is None:
         raise ActionError(f"{button_id!r} is not possible now ({dialog.title})")
     if not button.enabled:
-        raise ActionError(f"{button.label} is not possible now")
+        raise ActionError(f"{button.label} is not possible now{_because(button)}")
     if not button.needs_tile:
         return button.choices[NO_TILE]
     if not isinstance(tile, str) or not tile:
         raise ActionError(f"{button.label}: select a tile first")
     message = button.choices.get(tile)
     if message is None:
-        raise ActionError(f"{button.label} is not possible with {tile}")
+        raise ActionError(f"{button.label} is not possible with {tile}{_because(button)}")
     return message
+
+
+def _because(button: Button) -> str:
+    return f": {button.reason}" if button.reason else ""
 
 
 def decision_point(view: SeatView, log: SeatLog) -> Hashable:
@@ -218,12 +229,15 @@ def _claim(view: SeatView, tile: Tile, serial: int, discarder: int, elapsed: flo
     chow_choices: dict[str, P.PMsg] = {}
     if positions:
         chow_choices[NO_TILE] = P.Chow(serial, positions[0] if len(positions) == 1 else ChowPosition.ANYPOS)
-    buttons = (
-        Button("noclaim", "No claim", "n", {NO_TILE: P.NoClaim(serial)}),
-        Button("chow", "Chow", "c", chow_choices),
-        Button("pung", "Pung", "p", _offered(legal, P.Pung(serial))),
-        Button("kong", "Kong", "k", _offered(legal, P.Kong(serial))),
-        Button("mahjong", "Mah Jong!", "m", _offered(legal, P.MahJong(serial))),
+    buttons = _explained(
+        (
+            Button("noclaim", "No claim", "n", {NO_TILE: P.NoClaim(serial)}),
+            Button("chow", "Chow", "c", chow_choices),
+            Button("pung", "Pung", "p", _offered(legal, P.Pung(serial))),
+            Button("kong", "Kong", "k", _offered(legal, P.Kong(serial))),
+            Button("mahjong", "Mah Jong!", "m", _offered(legal, P.MahJong(serial))),
+        ),
+        _claim_reasons(view, tile, discarder),
     )
     timeout = float(view.options["Timeout"])
     remaining = max(0.0, timeout - elapsed) if timeout else 0.0
@@ -240,9 +254,12 @@ def _claim(view: SeatView, tile: Tile, serial: int, discarder: int, elapsed: flo
 
 
 def _rob(view: SeatView, tile: Tile, serial: int, konger: int) -> Dialog:
-    buttons = (
-        Button("noclaim", "No claim", "n", {NO_TILE: P.NoClaim(serial)}),
-        Button("mahjong", "Mah Jong!", "m", _offered(view.legal_moves(), P.MahJong(serial))),
+    buttons = _explained(
+        (
+            Button("noclaim", "No claim", "n", {NO_TILE: P.NoClaim(serial)}),
+            Button("mahjong", "Mah Jong!", "m", _offered(view.legal_moves(), P.MahJong(serial))),
+        ),
+        {"mahjong": _NOT_COMPLETED},
     )
     return Dialog("rob", "Rob the kong?", buttons, "noclaim", tile=tiles.code(tile), player=konger)
 
@@ -259,7 +276,8 @@ def _chow_position(view: SeatView, tile: Tile) -> Dialog:
                    shows=shown if move is not None else ())
         )  # fmt: skip
     default = next((b.id for b in buttons if b.enabled), None)
-    return Dialog("chowpos", "Which chow?", tuple(buttons), default, tile=tiles.code(tile))
+    reasons = {b.id: f"your tiles make no chow {b.label.lower()} with it" for b in buttons}
+    return Dialog("chowpos", "Which chow?", _explained(buttons, reasons), default, tile=tiles.code(tile))
 
 
 def _declaring(view: SeatView) -> Dialog | None:
@@ -285,15 +303,22 @@ def _turn(view: SeatView) -> Dialog | None:
     if not legal:
         return None
     discards = {tiles.code(m.tile): m for m in legal if isinstance(m, P.Discard) and not m.calling}
-    calls = {tiles.code(m.tile): m for m in legal if isinstance(m, P.Discard) and m.calling}
+    # The server does not check that a calling hand is ready (protocol §7.12): only discards that leave it so.
+    offered_calls = [m for m in legal if isinstance(m, P.Discard) and m.calling]
+    calls = {tiles.code(m.tile): m for m in offered_calls if _ready_after(view, m.tile)}
+    why_call = _CALLING_WHY if calls else _NO_CALL_WHY if offered_calls else ""
+    why_discard = "after calling you may discard only the tile you drew" if view.me.calling else ""
     specials = [m.tile for m in legal if isinstance(m, P.DeclareSpecial)]
     kongs = {**_by_tile(legal, P.DeclareClosedKong), **_by_tile(legal, P.AddToPung)}
-    buttons = (
-        Button("discard", "Discard", "d", discards, needs_tile=True),
-        Button("calling", "Calling", "c", calls, needs_tile=True),
-        Button("declare", "Declare", "e", _by_tile(legal, P.DeclareSpecial, specials), needs_tile=True),
-        Button("kong", "Kong", "k", kongs, needs_tile=True),
-        Button("mahjong", "Mah Jong!", "m", _offered(legal, P.MahJong(0))),
+    buttons = _explained(
+        (
+            Button("discard", "Discard", "d", discards, needs_tile=True, reason=why_discard),
+            Button("calling", "Calling", "c", calls, needs_tile=True, reason=why_call),
+            Button("declare", "Declare", "e", _by_tile(legal, P.DeclareSpecial, specials), needs_tile=True),
+            Button("kong", "Kong", "k", kongs, needs_tile=True),
+            Button("mahjong", "Mah Jong!", "m", _offered(legal, P.MahJong(0))),
+        ),
+        _TURN_WHY,
     )
     drawn = view.last_drawn
     ordinary = [t for t in view.concealed if not tiles.is_special(t)]
@@ -305,6 +330,55 @@ def _turn(view: SeatView) -> Dialog | None:
         select = None
     default = "declare" if select is not None and tiles.is_special(select) else "discard"
     return Dialog("turn", "Your turn", buttons, default, select=tiles.code(select) if select is not None else None)
+
+
+#: Why Calling does not take a tile, or any (it is offered only with the first discard).
+_CALLING_WHY: Final = "calling needs a discard that leaves your hand ready (waiting for one tile)"
+_NO_CALL_WHY: Final = "no discard leaves your hand ready (waiting for one tile), which calling needs"
+
+
+def _ready_after(view: SeatView, tile: Tile) -> bool:
+    """Whether the concealed hand waits for a tile once ``tile`` is discarded (:func:`~mj.hand.wait_indices`)."""
+    vector = view.hand_counts()
+    vector[tiles.kind_index(tile)] -= 1
+    return bool(wait_indices(vector, view.declared_sets, view.seven_pairs))
+
+
+#: Why a button of the turn is greyed out. The dialogs say what the legal moves (the rules) left out.
+_TURN_WHY: Final = {
+    "kong": "no four of a kind in your hand, and no tile of it to add to an exposed pung",
+    "mahjong": "your hand is not complete",
+}
+_NOT_COMPLETED: Final = "it does not complete your hand"
+#: Why a set cannot be declared after a mah-jong.
+_SETS_WHY: Final = {
+    "pair": "no pair left among your concealed tiles",
+    "chow": "no chow left among your concealed tiles",
+    "pung": "no pung left among your concealed tiles",
+    "special": "your tiles are not a special hand",
+    "show": "declare your sets first",
+}
+
+
+def _claim_reasons(view: SeatView, tile: Tile, discarder: int) -> dict[str, str]:
+    """Why a claim on the discard ``tile`` is greyed out, from the seat's own tiles and place."""
+    if view.me.calling:
+        calling = "after calling you may claim a discard only for Mah Jong!"
+        return {"chow": calling, "pung": calling, "kong": calling, "mahjong": _NOT_COMPLETED}
+    held = view.concealed.count(tile)
+    return {
+        "chow": "your tiles make no chow with it" if view.left_of(discarder) else "only the next player may chow it",
+        "pung": "a pung needs two of it in your hand" if held < 2 else "a pung of it is not allowed now",
+        "kong": "a kong needs three of it in your hand" if held < 3 else "a kong of it is not allowed now",
+        "mahjong": _NOT_COMPLETED,
+    }
+
+
+def _explained(buttons: Iterable[Button], reasons: Mapping[str, str]) -> tuple[Button, ...]:
+    """``buttons``, each greyed-out one named in ``reasons`` with its reason (one that has a reason keeps it)."""
+    return tuple(
+        replace(b, reason=reasons[b.id]) if not b.enabled and not b.reason and b.id in reasons else b for b in buttons
+    )
 
 
 def _winner(view: SeatView) -> Dialog | None:
@@ -331,11 +405,14 @@ def _winner(view: SeatView) -> Dialog | None:
             "pung": _by_tile(legal, P.FormClosedPung),
             "special": _offered(legal, P.FormClosedSpecialSet()),
         }
-    buttons = (
-        Button("pair", "Eyes", "e", by_button["pair"], needs_tile=not pending),
-        Button("chow", "Chow", "c", by_button["chow"], needs_tile=not pending),
-        Button("pung", "Pung", "p", by_button["pung"], needs_tile=not pending),
-        Button("special", "Special Hand", "s", by_button["special"]),
+    buttons = _explained(
+        (
+            Button("pair", "Eyes", "e", by_button["pair"], needs_tile=not pending),
+            Button("chow", "Chow", "c", by_button["chow"], needs_tile=not pending),
+            Button("pung", "Pung", "p", by_button["pung"], needs_tile=not pending),
+            Button("special", "Special Hand", "s", by_button["special"]),
+        ),
+        _SETS_WHY,
     )
     # The sets that use the most tiles first: a special hand, then pungs, chows, the eyes.
     default = next((b for b in ("special", "pung", "chow", "pair") if by_button[b]), None)
@@ -354,11 +431,14 @@ def _loser(view: SeatView) -> Dialog | None:
     if not legal:
         return None
     pungs = _by_tile(legal, P.FormClosedPung)
-    buttons = (
-        Button("pair", "Eyes", "e", _by_tile(legal, P.FormClosedPair), needs_tile=True),
-        Button("chow", "Chow", "c", _by_tile(legal, P.FormClosedChow), needs_tile=True),
-        Button("pung", "Pung", "p", pungs, needs_tile=True),
-        Button("show", "Finished", "f", _offered(legal, P.ShowTiles())),
+    buttons = _explained(
+        (
+            Button("pair", "Eyes", "e", _by_tile(legal, P.FormClosedPair), needs_tile=True),
+            Button("chow", "Chow", "c", _by_tile(legal, P.FormClosedChow), needs_tile=True),
+            Button("pung", "Pung", "p", pungs, needs_tile=True),
+            Button("show", "Finished", "f", _offered(legal, P.ShowTiles())),
+        ),
+        _SETS_WHY,
     )
     # A concealed pung scores; the rest is shown.
     held = [t for t in view.concealed if not tiles.is_special(t)]
@@ -407,7 +487,8 @@ def _named(view: SeatView, log: SeatLog, now: float | None, names: MoveNames) ->
         elapsed = (time.monotonic() if now is None else now) - log.claim_opened
         return Dialog("claim", names.claim_title, _named_buttons(layout, choices, view, pending.tile),
                       _button_id(letting_go), tile=tile, player=pending.who, timeout=timeout,
-                      remaining=max(0.0, timeout - elapsed) if timeout else 0.0)  # fmt: skip
+                      remaining=max(0.0, timeout - elapsed) if timeout else 0.0,
+                      text=DEAD_HAND if dead_hand(view, view.my_id) else "")  # fmt: skip
     discard = names(view, P.Discard(BLANK, False))
     if pending is not None or discard not in choices:
         return None
@@ -420,8 +501,25 @@ def _named(view: SeatView, log: SeatLog, now: float | None, names: MoveNames) ->
         select = next((c for c in reversed(choices[discard]) if c != keep), None) or next(reversed(choices[discard]))
     layout = _layout(view, names, [P.Discard(BLANK, False), P.DeclareClosedKong(BLANK), P.MahJong(0)])
     buttons = _named_buttons(layout, choices, view, None, discard)
-    text = f"Throwing away a wild tile ({keep}) loses your right to win this hand." if keep in choices[discard] else ""
-    return Dialog("turn", "Your turn", buttons, _button_id(discard), select=select, text=text)
+    if dead_hand(view, view.my_id):
+        text = DEAD_HAND
+    elif keep in choices[discard]:
+        text = f"Throwing away a wild tile ({keep}) loses your right to win this hand."
+    else:
+        text = ""
+    guarded = (keep,) if keep in choices[discard] and not dead_hand(view, view.my_id) else ()
+    return Dialog("turn", "Your turn", buttons, _button_id(discard), select=select, text=text,
+                  guarded=tuple(c for c in guarded if c is not None))  # fmt: skip
+
+
+#: What a player who threw away a wild tile is told for the rest of the hand.
+DEAD_HAND: Final = "You threw away a wild tile: you can no longer win this hand."
+
+
+def dead_hand(view: SeatView, pid: int) -> bool:
+    """Whether ``pid`` threw away a wild tile this hand, which loses the right to win it (Beijing's dead hand)."""
+    wild = view.wild
+    return wild is not None and wild in view.discards_of(pid)
 
 
 def _layout(view: SeatView, names: MoveNames, moves: Iterable[P.PMsg]) -> list[str]:
@@ -445,7 +543,8 @@ def _named_buttons(
         if isinstance(move, P.Chow) and tile is not None:
             shows = tuple(tiles.code(t) for t in sorted((tile, *chow_partners(tile, move.cpos))))
         needs_tile = (bool(offered) and NO_TILE not in offered) or name == discard
-        buttons.append(Button(_button_id(name), name, keys[name], offered, needs_tile, shows))
+        reason = "" if offered else "your tiles do not allow it now"
+        buttons.append(Button(_button_id(name), name, keys[name], offered, needs_tile, shows, reason))
     return tuple(buttons)
 
 

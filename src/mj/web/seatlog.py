@@ -20,7 +20,7 @@ from mj.narrate import Narrator
 from mj.protocol import cmsg as C
 from mj.protocol import pmsg as P
 from mj.protocol.fields import ChowPosition
-from mj.seatview import SeatView
+from mj.seatview import Phase, SeatView
 from mj.tiles import BLANK, Tile, code
 
 #: Chat lines and notices kept for a browser that (re)loads the page.
@@ -106,6 +106,8 @@ class SeatLog:
         #: Where the server writes saved games, when this gateway knows it (its own local games).
         self.save_folder: str | None = None
         self._narrator = Narrator({})
+        #: The deal is under way: its draws (some fifty, a tile at a time) make one line, at its end.
+        self._dealing = False
 
     def drain(self) -> list[tuple[int, str]]:
         """(player id, text) of claims and declarations to show over the player, once each."""
@@ -233,6 +235,11 @@ class SeatLog:
         match msg:
             case C.NewHand():
                 line = f"Hand {view.hand_no}: {narrator.who(msg.east)} deals"
+                self._dealing = True
+            case C.PlayerDraws() if self._dealing:
+                # (the view counts the deal: its phase moves on with the deal's last tile)
+                self._dealing = view.phase is Phase.DEALING
+                line = None if self._dealing else "Tiles dealt"
             case C.PlayerDraws(id=pid, tile=tile) | C.PlayerDrawsLoose(id=pid, tile=tile):
                 loose = "a loose tile" if isinstance(msg, C.PlayerDrawsLoose) else "a tile"
                 what = code(tile) if pid == me and tile != BLANK else loose

@@ -57,6 +57,8 @@ class Session:
         self.token = secrets.token_urlsafe(18)
         #: The server's address, or (with ``connect``) only what the person is shown of where they play.
         self.target = target
+        #: A game this gateway started (its server and robots): the person is told so, not its socket's path.
+        self.local = False
         self._connect = connect
         self.name = name
         self.password = password
@@ -147,7 +149,8 @@ class Session:
             return
         if self.view.my_id == 0:
             self.status = "lost"
-            self.detail = self.detail or f"the server at {self.target} closed the connection"
+            where = "the local game's server" if self.local else f"the server at {self.target}"
+            self.detail = self.detail or f"{where} closed the connection"
             self._seated.set()
             await self.broadcast()
             return
@@ -276,7 +279,7 @@ class Session:
     def snapshot(self, sent: snapshot.Sent | None = None) -> Json:
         """The snapshot; the chat and move-log lines after those ``sent`` only, or (None) all of them."""
         connection = {"status": self.status, "detail": self.detail, "server": self.target, "name": self.name,
-                      "save_folder": self.log.save_folder}  # fmt: skip
+                      "save_folder": self.log.save_folder, "local": self.local}  # fmt: skip
         return snapshot.build(self.view, self.log, self.dialog(), connection, sent)
 
     async def attach(self, ws: web.WebSocketResponse) -> None:

@@ -16,7 +16,7 @@ from mj import tiles
 from mj.melds import Meld
 from mj.rules.options import OptionType
 from mj.seatview import Phase, SeatView
-from mj.web.dialogs import Dialog
+from mj.web.dialogs import Dialog, dead_hand
 from mj.web.seatlog import SeatLog
 
 #: Notices sent with each snapshot (the newest last); the rest stay in the log.
@@ -65,6 +65,8 @@ def _players(view: SeatView, log: SeatLog) -> list[Json]:
                 "specials": _codes(player.specials),
                 "discards": _codes(player.discards),
                 "calling": player.calling,
+                # threw away a wild tile: may no longer win this hand
+                "dead": dead_hand(view, pid),
                 "hand_score": player.hand_score,
                 "ready": pid in view.ready,
             }

@@ -10,7 +10,8 @@
 import { tileElement, tileName } from './tiles.js';
 
 const WIND_NAMES = { E: 'East', S: 'South', W: 'West', N: 'North' };
-// Buttons shown only when they can be used (the manual: "only shown when calling is allowed").
+// Buttons shown only when they can be used (the manual: "only shown when calling is allowed"), or
+// when the server says why they cannot be (Calling on a first discard that leaves no ready hand).
 const HIDDEN_WHEN_DISABLED = new Set(['calling', 'declare']);
 
 function labelWithKey(label, key) {
@@ -36,7 +37,10 @@ export class ActionDialog {
     this.pressedFor = null; // the dialog number we answered: hidden until the next one
     this.autoFor = null;
     this.timer = null;
+    this.offline = null; // why nothing can be pressed now (the connection is down), else null
+    this.said = null; // why the last press did nothing: { number, text } of the dialog it was said in
     this.onShow = null; // called with each new dialog put on screen (the turn sound)
+    this.local = () => false; // whether Game ▸ New local game is offered (said at the end of the game)
     this.shownFor = null;
   }
 
@@ -54,7 +58,7 @@ export class ActionDialog {
 
   /** Whether ``button`` can be pressed now (with the selected tile, if it takes one). */
   enabled(button, code = this.hand.selectedCode()) {
-    if (!button.enabled) return false;
+    if (!button.enabled || this.offline) return false;
     if (button.tiles === null) return true;
     return button.tiles.includes(code);
   }
@@ -72,7 +76,7 @@ export class ActionDialog {
 
   press(buttonId, tile = undefined) {
     const dialog = this.current();
-    if (!dialog) return false;
+    if (!dialog || this.refusedOffline()) return false;
     const button = dialog.buttons.find((b) => b.id === buttonId);
     if (!button) return false;
     const chosen = tile !== undefined ? tile : (button.tiles === null ? null : this.hand.selectedCode());
@@ -89,7 +93,7 @@ export class ActionDialog {
    */
   pressDefault() {
     const dialog = this.current();
-    if (!dialog) return false;
+    if (!dialog || this.refusedOffline()) return false;
     const button = this.effectiveDefault(dialog);
     if (button && this.enabled(button)) return this.press(button.id);
     const wanted = button || dialog.buttons.find((b) => b.id === dialog.default);
@@ -103,25 +107,71 @@ export class ActionDialog {
   /** A double click on one of our tiles: the button that takes it, the default first (Discard in our turn). */
   pressTile(code) {
     const dialog = this.current();
-    if (!dialog) return false;
+    if (!dialog || this.refusedOffline()) return false;
+    if ((dialog.guarded || []).includes(code)) {
+      const button = this.effectiveDefault(dialog);
+      this.explain(`A double click does not throw away ${tileName(code)}: to do so all the same, press ${button ? button.label : 'the button'}.`);
+      return false;
+    }
     const preferred = dialog.buttons.find((b) => b.id === dialog.default);
     const button = preferred && preferred.tiles !== null && this.enabled(preferred, code)
       ? preferred : dialog.buttons.find((b) => b.tiles !== null && this.enabled(b, code));
-    return Boolean(button && this.press(button.id, code));
+    if (button) return this.press(button.id, code);
+    const takers = dialog.buttons.filter((b) => b.tiles !== null && b.enabled);
+    const reason = takers.map((b) => b.reason).find(Boolean);
+    this.explain(takers.length
+      ? `${tileName(code)} cannot be used for any of these${reason ? ` (${reason})` : ''}`
+      : 'No tile is used here: answer with the buttons');
+    return false;
   }
 
-  /** An underlined letter typed: the button it belongs to. */
+  /** While disconnected: say so on the dialog's message line (and press nothing). */
+  refusedOffline() {
+    if (this.offline) this.explain(this.offline);
+    return Boolean(this.offline);
+  }
+
+  /** An underlined letter typed: the button it belongs to; one that cannot be pressed says why. */
   pressKey(letter) {
     const dialog = this.current();
     if (!dialog) return false;
-    const button = dialog.buttons.find((b) => b.key === letter.toLowerCase() && this.enabled(b));
-    return Boolean(button && this.press(button.id));
+    const button = dialog.buttons.find((b) => b.key === letter.toLowerCase() && this.shown(b));
+    if (!button) return false;
+    if (this.enabled(button)) return this.press(button.id);
+    this.explain(this.why(button));
+    return true;
+  }
+
+  /** Whether ``spec`` is drawn (Calling and Declare only when they can be used or say why not). */
+  shown(spec) {
+    return !(HIDDEN_WHEN_DISABLED.has(spec.id) && !spec.enabled && !spec.reason);
+  }
+
+  /** Say ``text`` on the dialog's message line (a button that cannot be pressed, a tile no button takes). */
+  explain(text) {
+    const dialog = this.current();
+    if (!dialog) return;
+    this.said = { number: dialog.number, text };
+    const box = this.holder.querySelector('.action');
+    if (!box) return;
+    let line = box.querySelector('.why');
+    if (!line) {
+      line = document.createElement('div');
+      line.className = 'why';
+      line.setAttribute('role', 'status');
+      box.querySelector('.buttons').after(line);
+    }
+    line.textContent = text;
   }
 
   render(state) {
     this.state = state;
     clearInterval(this.timer);
     const dialog = this.current();
+    if (!dialog && state.game && state.game.over && state.players && state.players.length) {
+      this.holder.replaceChildren(this.result(state));
+      return;
+    }
     if (!dialog || this.automatic(dialog)) {
       this.holder.replaceChildren();
       return;
@@ -150,7 +200,7 @@ export class ActionDialog {
     const outlined = this.effectiveDefault(dialog);
     const code = this.hand.selectedCode();
     for (const spec of dialog.buttons) {
-      if (HIDDEN_WHEN_DISABLED.has(spec.id) && !spec.enabled) continue;
+      if (!this.shown(spec)) continue;
       const button = document.createElement('button');
       button.type = 'button';
       button.dataset.id = spec.id;
@@ -164,11 +214,20 @@ export class ActionDialog {
       button.setAttribute('aria-keyshortcuts', spec.key.toUpperCase());
       if (outlined && spec.id === outlined.id) button.classList.add('default');
       button.disabled = !this.enabled(spec);
-      if (spec.enabled && button.disabled) button.title = code ? `Not with ${tileName(code)}: select another tile` : 'Select a tile first';
+      if (button.disabled) button.title = this.why(spec, code);
       button.addEventListener('click', () => this.press(spec.id));
+      // a disabled button gets no click, but the pointer's events still reach it
+      button.addEventListener('pointerup', () => { if (button.disabled) this.explain(button.title); });
       buttons.appendChild(button);
     }
     box.appendChild(buttons);
+    if (this.said && this.said.number === dialog.number) {
+      const line = document.createElement('div');
+      line.className = 'why';
+      line.setAttribute('role', 'status');
+      line.textContent = this.said.text;
+      box.appendChild(line);
+    }
     if (state.wall.dealt && document.getElementById('wall').classList.contains('hidden') && state.game.phase === 'playing') {
       const left = document.createElement('div');
       left.className = 'wall-left';
@@ -182,6 +241,50 @@ export class ActionDialog {
     }
   }
 
+  /** Why ``spec`` cannot be pressed now (with the tile ``code`` selected): the server's reason, else the tile's. */
+  why(spec, code = this.hand.selectedCode()) {
+    if (this.offline) return this.offline;
+    if (!spec.enabled) return spec.reason ? `${spec.label}: ${spec.reason}` : `${spec.label} is not possible now`;
+    if (!code) return 'Select a tile first';
+    return `Not with ${tileName(code)}: ${spec.reason || 'select another tile'}`;
+  }
+
+  /** At the end of the game, where the dialog was: the final scores, best first, and how to play again. */
+  result(state) {
+    const box = document.createElement('div');
+    box.className = 'action result';
+    box.setAttribute('role', 'dialog');
+    box.setAttribute('aria-label', 'Game over');
+    box.dataset.kind = 'gameover';
+    const title = document.createElement('h2');
+    title.textContent = 'Game over';
+    const ranked = [...state.players].sort((a, b) => b.score - a.score);
+    const best = ranked.filter((p) => p.score === ranked[0].score);
+    const who = (p) => (p.id === state.me ? `${p.name} (you)` : p.name);
+    const verdict = document.createElement('div');
+    verdict.className = 'text';
+    verdict.textContent = best.length === 1 ? `${who(best[0])} wins.` : `${best.map(who).join(' and ')} share first place.`;
+    const table = document.createElement('ol');
+    table.className = 'ranking';
+    for (const p of ranked) {
+      const row = document.createElement('li');
+      row.dataset.player = String(p.id);
+      if (p.id === state.me) row.className = 'me';
+      const name = document.createElement('span');
+      name.textContent = `${who(p)}, ${WIND_NAMES[p.wind]}`;
+      const score = document.createElement('span');
+      score.className = 'score';
+      score.textContent = String(p.score);
+      row.append(name, score);
+      table.appendChild(row);
+    }
+    const next = document.createElement('div');
+    next.className = 'instruction';
+    next.textContent = this.local() ? 'Game ▸ New local game starts another.' : 'Game ▸ Join server to play another.';
+    box.append(title, verdict, table, next);
+    return box;
+  }
+
   /** "Select a tile and:" when a button takes a tile, and why the selected one fits none. */
   instruction(dialog) {
     const tileButtons = dialog.buttons.filter((b) => b.tiles !== null && b.enabled);
@@ -191,7 +294,8 @@ export class ActionDialog {
     const code = this.hand.selectedCode();
     if (code && !tileButtons.some((b) => b.tiles.includes(code))) {
       line.classList.add('warn');
-      line.textContent = `${tileName(code)} cannot be used for any of these: select another tile and:`;
+      const reason = tileButtons.map((b) => b.reason).find(Boolean);
+      line.textContent = `${tileName(code)} cannot be used for any of these${reason ? ` (${reason})` : ''}: select another tile and:`;
     } else {
       line.textContent = dialog.kind === 'turn' ? 'Select a tile and: (or double-click it to discard)' : 'Select a tile and:';
     }

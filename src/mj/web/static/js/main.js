@@ -29,6 +29,7 @@ const connection = new Connection(onMessage, onConnection);
 const send = (message) => connection.send(message);
 const dialog = new ActionDialog(send, hand, prefs);
 // a tone when the table waits for us: our turn, or a discard we may claim
+dialog.local = () => app.caps.local;
 dialog.onShow = (shown) => {
   if (prefs().sound && (shown.kind === 'turn' || shown.kind === 'claim' || shown.kind === 'rob')) beep();
 };
@@ -47,6 +48,9 @@ function onConnection(up) {
   board.classList.toggle('offline', !up);
   board.dataset.offline = 'Connection lost — reconnecting…';
   if (!up) status('Connection to xmj lost; reconnecting…', true);
+  // nothing pressed while disconnected would arrive: the dialog's buttons are greyed out until the next snapshot
+  dialog.offline = up ? null : 'Not connected to xmj: wait until it reconnects';
+  if (app.state) dialog.render(app.state);
 }
 
 function onMessage(message) {
@@ -135,7 +139,8 @@ function render() {
   renderSidebar();
   refreshPanel('info', infoBody(state));
   refreshPanel('messages', messagesBody(state, send));
-  document.getElementById('title').textContent = state.connection.name ? `${state.connection.name} at ${state.connection.server}` : '';
+  const c = state.connection;
+  document.getElementById('title').textContent = c.name ? `${c.name} ${c.local ? 'in a local game' : `at ${c.server}`}` : '';
 }
 
 function connectionStatus(state) {
@@ -143,6 +148,7 @@ function connectionStatus(state) {
   const board = document.getElementById('board');
   const off = c.status !== 'connected' && c.status !== 'over';
   board.classList.toggle('offline', off);
+  dialog.offline = off ? `Not connected to the game server (${c.detail || c.status})` : null;
   if (off) board.dataset.offline = c.detail || c.status;
   if (c.detail) status(c.detail, c.status !== 'over');
   else if (state.dialog) status(state.dialog.title);

@@ -156,8 +156,10 @@ export function infoBody(state) {
       el('td', { class: 'num', text: String(p.id) }), el('td', { class: 'num', text: String(p.score) })));
   }
   const lines = [
-    `Server: ${state.connection.server} (${state.connection.status})`,
-    game.started ? `Round: ${WIND_NAMES[game.round]}, hand ${game.hand}; East has won ${game.hands_as_east} in a row` : 'Waiting for four players',
+    `${state.connection.local ? 'Local game' : `Server: ${state.connection.server}`} (${state.connection.status})`,
+    // (East's run ends with the game: the last hand's loss does not count it down, as no new hand follows)
+    !game.started ? 'Waiting for four players' : game.over ? `Last hand: ${WIND_NAMES[game.round]} round, hand ${game.hand}`
+      : `Round: ${WIND_NAMES[game.round]}, hand ${game.hand}; East has won ${game.hands_as_east} in a row`,
     `Phase: ${game.phase}${game.paused ? ' (paused)' : ''}${game.over ? ' — the game is over' : ''}`,
     game.started && state.wall.dealt ? `Live wall: ${state.wall.live} tiles` : '',
     `Manager: ${game.manager === 0 ? 'anybody' : game.manager === -1 ? 'nobody' : `player ${game.manager}`}`,

@@ -164,9 +164,15 @@ function labelElement(state, player) {
   const flags = [];
   if (turn) flags.push(player.id === state.me ? 'your turn' : 'to play');
   if (player.calling) flags.push('calling');
+  if (player.dead) flags.push('cannot win');
   if (state.game.winner === player.id || (state.game.winners || []).includes(player.id)) flags.push(state.game.mahjong || 'Mah Jong!');
   if (state.game.paused && player.ready) flags.push('ready');
-  if (flags.length) label.appendChild(el('span', 'flag', flags.join(' · ')));
+  // one line each, so that a narrow label wraps between them rather than cutting them off
+  if (flags.length) {
+    const shown = el('span', 'flags');
+    shown.append(...flags.map((flag) => el('span', 'flag', flag)));
+    label.appendChild(shown);
+  }
   if (turn) label.setAttribute('aria-current', 'true');
   return label;
 }
