@@ -36,6 +36,7 @@ from mj import tiles
 from mj.hand import wait_indices
 from mj.protocol import pmsg as P
 from mj.protocol.fields import ChowPosition
+from mj.rules.beijing import wilds
 from mj.rules.naming import MoveNames
 from mj.seatview import Phase, SeatView, chow_partners
 from mj.tiles import BLANK, Tile
@@ -518,8 +519,7 @@ DEAD_HAND: Final = "You threw away a wild tile: you can no longer win this hand.
 
 def dead_hand(view: SeatView, pid: int) -> bool:
     """Whether ``pid`` threw away a wild tile this hand, which loses the right to win it (Beijing's dead hand)."""
-    wild = view.wild
-    return wild is not None and wild in view.discards_of(pid)
+    return wilds.dead_hand(view.wild, view.discards_of(pid))
 
 
 def _layout(view: SeatView, names: MoveNames, moves: Iterable[P.PMsg]) -> list[str]:

@@ -42,7 +42,7 @@ from mj.rules.beijing.figures import payer_doubles
 from mj.rules.beijing.payments import busted_banker, pay
 from mj.rules.beijing.scoring import SEAT_NAMES, BeijingScore, PayerScore, score
 from mj.rules.beijing.seating import draw_seats
-from mj.rules.beijing.wilds import may_rob_kong, may_win_on_discard, wild_of
+from mj.rules.beijing.wilds import dead_hand, may_rob_kong, may_win_on_discard, wild_of
 from mj.rules.classical.moves import chow_partners
 from mj.rules.classical.rules import ClassicalRules
 from mj.rules.naming import MoveNames
@@ -224,8 +224,8 @@ class BeijingRules(NoLiability, ClassicalRules):
         if hand.indicator is None:
             return False
         wild = wild_of(hand.indicator)
-        if wild in win.discards:
-            return False  # a wild discarded: a dead hand
+        if dead_hand(wild, win.discards):
+            return False
         sets = sum(1 for m in hand.melds if m.kind is not MeldKind.PAIR)
         if not is_complete(counts(hand.concealed), kind_index(wild), sets):
             return False  # the quick test first: most hands are not complete

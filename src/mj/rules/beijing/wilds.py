@@ -8,6 +8,7 @@ dragons Red, White, Green, so the order is written out here).
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Final
 
 from mj.tiles import DRAGON, GREEN_DRAGON, NORTH_WIND, RED_DRAGON, WHITE_DRAGON, WIND, Tile, is_special
@@ -27,6 +28,11 @@ def wild_of(indicator: Tile) -> Tile:
     if indicator > WIND:
         return WIND + 1 if indicator == NORTH_WIND else indicator + 1
     return indicator - 8 if indicator % 10 == 9 else indicator + 1
+
+
+def dead_hand(wild: Tile | None, discards: Collection[Tile]) -> bool:
+    """Whether a player who discarded ``discards`` this hand has thrown away a wild, and so may not win it."""
+    return wild is not None and wild in discards
 
 
 def may_rob_kong(concealed_kong: bool, completes_flush: bool) -> bool:
