@@ -76,6 +76,16 @@ def dialog_kind(page: Any, timeout: float = 15_000) -> str:
     return str(page.locator(".action").get_attribute("data-kind"))
 
 
+def to_easts_first_turn(page: Any, url: str) -> None:
+    """Open the table at ``url``; as East, say Ready and declare no flowers: the dialog of the first discard."""
+    page.goto(url)
+    assert dialog_kind(page) == "ready"
+    page.keyboard.press("Enter")
+    assert dialog_kind(page) == "declaring"
+    page.keyboard.press("f")
+    assert dialog_kind(page) == "turn"
+
+
 def selected_tile(page: Any) -> str | None:
     selected = page.locator('button.tile.mine[aria-pressed="true"]')
     return selected.get_attribute("aria-label") if selected.count() else None
@@ -264,12 +274,7 @@ def test_calling_is_refused_with_its_reason_when_no_discard_leaves_the_hand_read
     wall = dealing_east(tmp_path / "wall.txt", FAR_FROM_READY)
     with running_xmj("--timeout", "0", "--wallfile", str(wall), name="Caller") as xmj:
         use_prefs(page, MANUAL)
-        page.goto(xmj.page)
-        assert dialog_kind(page) == "ready"
-        page.keyboard.press("Enter")
-        assert dialog_kind(page) == "declaring"
-        page.keyboard.press("f")
-        assert dialog_kind(page) == "turn"
+        to_easts_first_turn(page, xmj.page)
         calling = page.get_by_role("button", name="Calling", exact=True)
         assert calling.is_visible() and calling.is_disabled()
         assert "no discard leaves your hand ready" in str(calling.get_attribute("title"))
@@ -285,12 +290,7 @@ def test_a_greyed_out_button_says_why_on_hover_on_its_key_and_on_a_click(
     wall = dealing_east(tmp_path / "wall.txt", FAR_FROM_READY)
     with running_xmj("--timeout", "0", "--wallfile", str(wall), name="Why") as xmj:
         use_prefs(page, MANUAL)
-        page.goto(xmj.page)
-        assert dialog_kind(page) == "ready"
-        page.keyboard.press("Enter")
-        assert dialog_kind(page) == "declaring"
-        page.keyboard.press("f")
-        assert dialog_kind(page) == "turn"
+        to_easts_first_turn(page, xmj.page)
         kong = page.get_by_role("button", name="Kong", exact=True)
         mah_jong = page.get_by_role("button", name="Mah Jong!", exact=True)
         assert kong.is_disabled() and mah_jong.is_disabled()

@@ -84,20 +84,30 @@ async def page(_request: web.Request) -> web.Response:
     return web.Response(text="page")
 
 
+async def serving(limits: HttpLimits) -> tuple[web.AppRunner, int]:
+    """A server of :func:`page` under ``limits``: its runner (to clean up) and port."""
+    app = web.Application()
+    app.router.add_get("/", page)
+    return await serve(app, "127.0.0.1", 0, limits)
+
+
+async def answers_a_whole_request(port: int) -> bool:
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    writer.write(PARTIAL + b"\r\n")
+    answered = (await asyncio.wait_for(reader.readline(), 10)).startswith(b"HTTP/1.1 200")
+    writer.close()
+    return answered
+
+
 def test_a_request_whose_headers_never_end_is_closed_after_the_header_timeout() -> None:
     async def scenario() -> None:
-        app = web.Application()
-        app.router.add_get("/", page)
-        runner, port = await serve(app, "127.0.0.1", 0, HttpLimits(header_timeout=0.5, max_connections=8))
+        runner, port = await serving(HttpLimits(header_timeout=0.5, max_connections=8))
         try:
             reader, writer = await asyncio.open_connection("127.0.0.1", port)
             writer.write(PARTIAL)
             assert await asyncio.wait_for(reader.read(), 10) == b"", "closed, no answer"
             writer.close()
-            reader, writer = await asyncio.open_connection("127.0.0.1", port)
-            writer.write(PARTIAL + b"\r\n")
-            assert (await asyncio.wait_for(reader.readline(), 10)).startswith(b"HTTP/1.1 200"), "a whole one is served"
-            writer.close()
+            assert await answers_a_whole_request(port), "a whole one is served"
         finally:
             await runner.cleanup()
 
@@ -106,9 +116,7 @@ def test_a_request_whose_headers_never_end_is_closed_after_the_header_timeout() 
 
 def test_connections_beyond_the_cap_are_refused_at_once_and_taken_again_below_it() -> None:
     async def scenario() -> None:
-        app = web.Application()
-        app.router.add_get("/", page)
-        runner, port = await serve(app, "127.0.0.1", 0, HttpLimits(header_timeout=60, max_connections=4))
+        runner, port = await serving(HttpLimits(header_timeout=60, max_connections=4))
         try:
             held = [await asyncio.open_connection("127.0.0.1", port) for _ in range(4)]
             for _reader, writer in held:
@@ -120,10 +128,7 @@ def test_connections_beyond_the_cap_are_refused_at_once_and_taken_again_below_it
             for _reader, writer in held:
                 writer.close()
             await asyncio.sleep(0.2)
-            reader, writer = await asyncio.open_connection("127.0.0.1", port)
-            writer.write(PARTIAL + b"\r\n")
-            assert (await asyncio.wait_for(reader.readline(), 10)).startswith(b"HTTP/1.1 200"), "room again"
-            writer.close()
+            assert await answers_a_whole_request(port), "room again"
         finally:
             await runner.cleanup()
 

@@ -20,7 +20,7 @@ from playwright.sync_api import Error as PlaywrightError
 
 from mj import tiles
 from test_web import running_xmj
-from test_web_browser import EAST_INDICES, MANUAL, use_prefs, winning_wall
+from test_web_browser import EAST_INDICES, MANUAL, to_easts_first_turn, use_prefs, winning_wall
 
 #: Quick robots for the tests that play on (the default level 3 thinks longer).
 LEVEL_1 = ("--level", "1")
@@ -253,12 +253,7 @@ def test_enter_declares_a_selected_season_and_clicking_the_selected_tile_keeps_i
     wall = east_wall(tmp_path / "wall.txt", KONG_AND_SEASON)
     use_prefs(page, MANUAL)
     with running_xmj("--timeout", "0", "--wallfile", str(wall), name="Enter", options=LEVEL_1) as xmj:
-        page.goto(xmj.page)
-        page.locator(".action[data-kind=ready]").wait_for()
-        page.keyboard.press("Enter")
-        page.locator(".action[data-kind=declaring]").wait_for()
-        page.keyboard.press("f")  # keep the season for now
-        our_turn(page)
+        to_easts_first_turn(page, xmj.page)  # "f" keeps the season for now
         discard = page.locator(".action button[data-id=discard]")
         tile = page.locator("button.tile.mine[data-tile='4C']")
         tile.click()
@@ -597,12 +592,7 @@ def test_a_label_shows_its_whole_status_your_turn_and_calling_at_every_size(
     wall = winning_wall(tmp_path / "wall.txt", shuffle=3)  # any discard leaves East's dealt hand ready
     use_prefs(page, MANUAL)
     with running_xmj("--timeout", "0", "--wallfile", str(wall), name="Label", options=LEVEL_1) as xmj:
-        page.goto(xmj.page)
-        page.locator(".action[data-kind=ready]").wait_for()
-        page.keyboard.press("Enter")
-        page.locator(".action[data-kind=declaring]").wait_for()
-        page.keyboard.press("f")
-        our_turn(page)
+        to_easts_first_turn(page, xmj.page)
         page.get_by_role("button", name="Calling", exact=True).click()
         page.locator(".action[data-kind=turn]").wait_for(state="detached")
         deadline = time.monotonic() + 60
