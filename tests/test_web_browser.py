@@ -345,3 +345,20 @@ def test_a_local_game_is_called_so_not_by_its_socket_path(page: Any) -> None:
         assert page.locator("#title").inner_text() == "Here in a local game"
         info = page.locator("#side-info").inner_text()
         assert "Local game (connected)" in info and ".sock" not in info
+
+
+def test_help_lists_the_keys_and_the_mouse_by_keyboard_alone(page: Any, tmp_path: Path, artifacts: Path) -> None:
+    with running_xmj("--timeout", "0", "--seed", "3", name="Help") as xmj:
+        page.goto(xmj.page)
+        dialog_kind(page)
+        page.keyboard.press("Alt+h")
+        page.keyboard.press("k")
+        panel = page.get_by_role("dialog", name="Keys and mouse")
+        panel.wait_for()
+        text = panel.inner_text()
+        for needed in ("Enter or Space", "the underlined letter", "Alt + underlined letter", "double-click a tile"):
+            assert needed in text
+        page.set_viewport_size({"width": 800, "height": 600})
+        page.screenshot(path=artifacts / "help-keys-800x600.png")
+        page.keyboard.press("Escape")
+        panel.wait_for(state="detached")

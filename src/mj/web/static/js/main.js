@@ -7,7 +7,7 @@ import { ActionDialog, placeDialog } from './dialog.js';
 import { Hand } from './hand.js';
 import { buildMenus } from './menu.js';
 import {
-  closePanel, confirmPanel, currentOptions, displayPrefs, gameOptionPrefs, infoBody, joinServer, messagesBody, newLocalGame,
+  closePanel, confirmPanel, currentOptions, displayPrefs, gameOptionPrefs, infoBody, joinServer, keysBody, messagesBody, newLocalGame,
   openPanel, openPanelId, panelOpen, playingPrefs, refreshPanel, resumeGame, saveAs, scoringBody,
 } from './panels.js';
 import { onPrefs, prefs, setPrefs } from './prefs.js';
@@ -354,6 +354,11 @@ function start() {
         { label: 'Game option preferences...', key: 'o', action: () => gameOptionPrefs(app.state) },
         { label: 'Current game options...', key: 'c', enabled: seated, action: () => currentOptions(app.state, send) },
       ],
+    },
+    {
+      label: 'Help',
+      key: 'h',
+      items: [{ label: 'Keys and mouse', key: 'k', action: () => openPanel('keys', 'Keys and mouse', keysBody()) }],
     },
   ]);
   wireHand();

@@ -1,4 +1,4 @@
-// The menu bar: Game, Show and Options, as xmj's. Alt with the underlined letter opens a menu;
+// The menu bar: Game, Show and Options, as xmj's, and Help. Alt with the underlined letter opens a menu;
 // in an open menu, an item's underlined letter chooses it.
 
 function labelWithKey(label, key) {

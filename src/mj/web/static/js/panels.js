@@ -147,6 +147,26 @@ function figuresTable(row) {
   return el('div', {}, table, owed);
 }
 
+/** What the keyboard and the mouse do: the same keys wireKeyboard (main.js) reads. */
+const KEYS = [
+  ['← →', 'select the tile to the left or right in your hand'],
+  ['Shift + ← →', 'move the selected tile within your hand'],
+  ['Enter or Space', 'press the outlined button of the dialog'],
+  ['the underlined letter', 'press that button of the dialog (Calling: c, Kong: k, ...)'],
+  ['Alt + underlined letter', 'open that menu; then ↑ ↓ and Enter, or the item\'s underlined letter'],
+  ['Escape', 'close a window or a menu'],
+  ['click a tile', 'select it (or choose it in a dialog)'],
+  ['double-click a tile', 'discard it in your turn (a wild tile only with the Discard button)'],
+  ['drag a tile', 'move it within your hand'],
+  ['hover a greyed-out button', 'see why it cannot be pressed now'],
+];
+
+export function keysBody() {
+  const table = el('table', { class: 'keys' });
+  for (const [keys, what] of KEYS) table.appendChild(el('tr', {}, el('th', { text: keys }), el('td', { text: what })));
+  return table;
+}
+
 export function infoBody(state) {
   if (!state) return el('p', { text: 'Not connected.' });
   const game = state.game;
