@@ -205,6 +205,21 @@ def test_the_null_device_is_a_log_that_costs_nothing_to_keep() -> None:
         check_replaceable(Path(os.devnull))
 
 
+@pytest.mark.parametrize(
+    ("option", "path", "reason"),
+    [
+        ("--logfile", "nowhere/log", "cannot open log file nowhere/log: No such file or directory$"),
+        ("--journal", "nowhere/game.mjs", "cannot write the journal nowhere/game.mjs: No such file or directory$"),
+        ("--journal", "-", "a journal is a file for --load-game to read, not the standard output"),
+    ],
+)
+def test_a_log_or_journal_that_cannot_be_written_is_refused_in_one_line(
+    option: str, path: str, reason: str, tmp_path: Path
+) -> None:
+    assert_refused(run_server(tmp_path, option, path), reason)
+    assert not (tmp_path / "-").exists()
+
+
 @pytest.mark.parametrize("option", ["--load-game", "--option-file", "--wallfile"])
 def test_dev_zero_is_refused_without_reading_it(option: str, tmp_path: Path) -> None:
     assert_refused(run_server(tmp_path, option, "/dev/zero"), "/dev/zero: not a regular file")

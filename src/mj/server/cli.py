@@ -246,6 +246,11 @@ def read_option_file(path: Path, rules: Ruleset = registry.DEFAULT) -> tuple[Opt
     return tuple(entries)
 
 
+def _reason(exc: OSError) -> str:
+    """What went wrong with a file, without the temporary names the system call may have used."""
+    return str(exc) if isinstance(exc, OutputFileError) or not exc.strerror else exc.strerror
+
+
 def plays_flowers(entries: Sequence[OptionEntry], rules: Ruleset) -> bool:
     """Whether a table with these option-file entries plays flowers: the wall size a wall file must match."""
     options = GameOptions()
@@ -429,15 +434,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         log = LogWriter.open(args.logfile) if args.logfile else None
     except OSError as exc:
-        print(f"mj-server: cannot open log file {args.logfile}: {exc}", file=sys.stderr)
-        return BAD_FILE if isinstance(exc, OutputFileError) else 1
+        print(f"mj-server: cannot open log file {args.logfile}: {_reason(exc)}", file=sys.stderr)
+        return BAD_FILE
     try:
         journal = Journal.start(args.journal, table) if args.journal else None
     except OSError as exc:
         if log is not None:
             log.close()
-        print(f"mj-server: cannot write the journal {args.journal}: {exc}", file=sys.stderr)
-        return BAD_FILE if isinstance(exc, OutputFileError) else 1
+        print(f"mj-server: cannot write the journal {args.journal}: {_reason(exc)}", file=sys.stderr)
+        return BAD_FILE
     try:
         # uvloop: asyncio's loop written in C (on libuv), a fraction of the CPU per wake-up of a busy table
         with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:

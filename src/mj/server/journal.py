@@ -23,7 +23,7 @@ import os
 import sys
 from pathlib import Path
 
-from mj.outputfile import check_replaceable
+from mj.outputfile import OutputFileError, check_replaceable
 from mj.protocol import cmsg as C
 from mj.protocol.framing import ENCODING
 from mj.savefile import format_save
@@ -54,6 +54,8 @@ class Journal:
         ``path`` must be a regular file or not exist (:class:`~mj.outputfile.OutputFileError`):
         it is replaced by renaming, which would put a file in the place of a FIFO or a device.
         """
+        if str(path) == "-":
+            raise OutputFileError("a journal is a file for --load-game to read, not the standard output")
         check_replaceable(path)
         journal = cls(path)
         journal._rewrite(table)
