@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import dataclasses
 import gzip
+import shlex
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -167,3 +170,18 @@ def test_verbose_replay_narrates_hands_and_scores(capsys: pytest.CaptureFixture[
     assert "Robot4 (North) goes Mah Jong on the discard" in out
     assert "Robot4 (North) scores 32:" in out
     assert "=== Game over ===" in out
+
+
+def test_a_reader_that_stops_early_ends_the_replay_quietly() -> None:
+    """``mj replay --verbose LOG | head -1``: the pipe closing is no fault of the log."""
+    done = subprocess.run(
+        f"{shlex.quote(sys.executable)} -m mj.cli replay --verbose {shlex.quote(str(reference(REFERENCE_GAMES[0])))}"
+        " | head -c 10 >/dev/null; exit ${PIPESTATUS[0]}",
+        shell=True,
+        executable="/bin/bash",
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert (done.returncode, done.stderr) == (141, "")

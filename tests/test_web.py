@@ -24,9 +24,11 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import aiohttp
+import pytest
 
 from conftest import OUR_SERVER
 from mj import tiles
+from mj.web.cli import main as xmj_main
 from mj.web.session import Session
 
 Json = dict[str, Any]
@@ -479,3 +481,11 @@ def test_the_move_log_says_the_deal_in_one_line_not_a_line_a_tile() -> None:
 
     with running_xmj("--timeout", "0", "--seed", "3", options=("--level", "1")) as xmj:
         run(scenario(xmj))
+
+
+def test_an_http_address_out_of_range_is_a_usage_error_not_a_traceback(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exited:
+        xmj_main(["--no-browser", "--http", "localhost:99999"])
+    err = capsys.readouterr().err
+    assert exited.value.code == 2
+    assert "xmj: error: argument --http: port out of range in 'localhost:99999'" in err and "Traceback" not in err

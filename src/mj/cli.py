@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import functools
+import os
 import sys
 from pathlib import Path
 from typing import Final
@@ -16,8 +17,9 @@ from mj.narrate import Narrator
 from mj.replay import ReplayError, read_entries, replay
 from mj.web import cli as xmj
 
-#: The exit status of a command ended by Ctrl-C.
+#: The exit status of a command ended by Ctrl-C, and of one whose output's reader went away (128 + SIGPIPE).
 INTERRUPTED: Final = 130
+BROKEN_PIPE: Final = 141
 
 
 def _replay(args: argparse.Namespace) -> int:
@@ -25,6 +27,8 @@ def _replay(args: argparse.Namespace) -> int:
     for path in args.logs:
         try:
             result = replay(read_entries(Path(path)), Narrator({}) if args.verbose else None)
+        except BrokenPipeError:
+            raise  # the reader of our output has gone (``| head``): not the log's fault
         except (OSError, ReplayError, ValueError) as exc:
             print(f"{path}: cannot replay: {exc}", file=sys.stderr)
             status = 2
@@ -97,6 +101,11 @@ def main(argv: list[str] | None = None) -> int:
         # Ctrl-C ends a long run (arena, bench, replay) as a shell expects: one line, status 128 + SIGINT.
         print(f"mj {args.command}: interrupted", file=sys.stderr)
         return INTERRUPTED
+    except BrokenPipeError:
+        # The output's reader stopped early (``| head``): end quietly, as a shell tool does, and keep
+        # Python from reporting the failed flush of what was left at exit.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return BROKEN_PIPE
 
 
 if __name__ == "__main__":

@@ -132,7 +132,10 @@ def main(argv: Sequence[str] | None = None, prog: str = "xmj") -> int:
             parser.error("--connect joins a server in the browser; --client is for local games")
         return play_with_protocol_client(args.server or default_address(), args.name, args.client, args.level,
                                          server_args)  # fmt: skip
-    http = parse_address(args.http)
+    try:
+        http = parse_address(args.http)
+    except ValueError as exc:
+        parser.error(f"argument --http: {exc}")
     if not isinstance(http, TcpAddress):
         parser.error(f"--http wants HOST:PORT, not {args.http!r}")
     try:
