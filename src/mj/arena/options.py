@@ -48,5 +48,5 @@ def _read(path: Path, rules: Ruleset) -> tuple[OptionEntry, ...]:
         raise SpecError(f"cannot read option file {path}: {exc}") from None
     first = warnings.getvalue().partition("\n")[0]
     if first:
-        raise SpecError(first.removeprefix("+W+ "))
+        raise SpecError(f"{first.removeprefix('+W+ ')}: a server would skip the line and play on; an arena refuses it")
     return entries
