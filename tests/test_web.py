@@ -27,7 +27,6 @@ import aiohttp
 import pytest
 
 from conftest import OUR_SERVER
-from mj import tiles
 from mj.web.cli import main as xmj_main
 from mj.web.session import Session
 
@@ -255,24 +254,6 @@ def test_a_browser_that_comes_back_with_its_token_has_the_same_seat() -> None:
             assert tab.welcome["caps"]["local"] is True
 
     with running_xmj("--timeout", "0", "--seed", "4") as xmj:
-        run(scenario(xmj))
-
-
-def test_a_new_local_game_that_cannot_start_leaves_the_game_in_hand(tmp_path: Path) -> None:
-    """xmj's own server options go to every local game: a classical wall file is no Beijing wall."""
-    wall = tmp_path / "wall.txt"
-    wall.write_text(tiles.codes(tiles.full_set(True)))
-
-    async def scenario(xmj: Xmj) -> None:
-        async with browser_tab(xmj.base, xmj.token) as tab:
-            await tab.until(lambda s: s["game"]["started"])
-            await tab.send({"type": "new_game", "rules": "beijing"})
-            assert "could not start a local game" in await tab.error()
-            await tab.send({"type": "chat", "text": "still here"})
-            state = await tab.until(lambda s: bool(s["chat"]))
-            assert state["chat"][-1]["text"] == "still here" and state["connection"]["status"] == "connected"
-
-    with running_xmj("--timeout", "0", "--wallfile", str(wall)) as xmj:
         run(scenario(xmj))
 
 

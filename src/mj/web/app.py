@@ -360,8 +360,10 @@ class Gateway:
         if not self.config.local_games:
             raise RequestError("this server does not start local games; join its table instead")
         self._check_own_page(ws, "local games are started")
-        session = await self.new_local_game(data)  # a game that cannot start leaves the one in hand
+        if data["type"] == "resume":
+            self._saved_game(data.get("file"))  # refused before leaving the game in hand
         await self._leave_quietly(old)
+        session = await self.new_local_game(data)
         await self._welcome(ws, session, attached)
 
     async def _act(self, _ws: web.WebSocketResponse, data: Json, session: Session | None, _a: list[Session]) -> None:
