@@ -138,6 +138,33 @@ def test_a_robot_stands_in_for_a_guest_gone_past_the_turn_timer_and_gives_the_se
     run(play_on(back["token"]))
 
 
+def test_a_seat_whose_page_is_closed_goes_to_a_robot_after_the_turn_timer_and_back_when_the_page_opens(
+    start_lobby: Any, tmp_path: Path
+) -> None:
+    # robots slowed down, so that the game is still on when the page comes back
+    lobby: Lobby = start_lobby(f"sqlite:///{tmp_path / 'lobby.db'}", "--robot-delay", "0.05")
+    status, answer = lobby.call("POST", "/api/tables", {"robots": 3, "level": 1, "timer": 1})
+    assert status == 201
+    table = answer["table"]
+    seat = lobby.call("POST", f"/api/tables/{table}/sit", {"name": "Ann"})[1]
+
+    async def play_then_close_the_page(token: str) -> None:
+        async with browser_tab(lobby.url, token) as tab:
+            await tab.play_until(lambda s: s["dialog"] is not None, 60)
+        # the page is closed without Leave: the gateway keeps the seat's connection, the table must not wait
+
+    run(play_then_close_the_page(seat["token"]))
+    lobby.wait_for(table, lambda t: any(s["name"] == "Ann" and s["stand_in"] for s in t["seats"]), 20)
+
+    async def open_the_page_again(token: str) -> None:
+        async with browser_tab(lobby.url, token) as tab:
+            await tab.until(lambda s: s["connection"]["status"] == "connected" and s["dialog"] is not None, 30)
+            seats = lobby.get(f"/api/tables/{table}")["seats"]
+            assert [(s["connected"], s["stand_in"]) for s in seats if s["name"] == "Ann"] == [(True, False)]
+
+    run(open_the_page_again(seat["token"]))
+
+
 def test_free_seats_are_filled_with_robots_of_the_tables_level_and_the_game_plays_out(
     start_lobby: Any, tmp_path: Path
 ) -> None:
