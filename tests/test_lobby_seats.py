@@ -6,6 +6,7 @@ import asyncio
 import json
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +14,7 @@ import aiohttp
 
 from lobbyproc import Lobby
 from mj import tiles
+from mj.lobby.runner import CLAIM_SECONDS
 from mj.protocol import cmsg as C
 from test_web import browser_tab, run
 
@@ -163,6 +165,27 @@ def test_a_seat_whose_page_is_closed_goes_to_a_robot_after_the_turn_timer_and_ba
             assert [(s["connected"], s["stand_in"]) for s in seats if s["name"] == "Ann"] == [(True, False)]
 
     run(open_the_page_again(seat["token"]))
+
+
+def test_at_a_table_without_a_turn_timer_a_robot_stands_in_after_the_claim_time(
+    start_lobby: Any, tmp_path: Path
+) -> None:
+    lobby: Lobby = start_lobby(f"sqlite:///{tmp_path / 'lobby.db'}", "--robot-delay", "0.05")
+    status, answer = lobby.call("POST", "/api/tables", {"robots": 3, "level": 1, "timer": 0})
+    assert status == 201
+    table = answer["table"]
+    seat = lobby.call("POST", f"/api/tables/{table}/sit", {"name": "Ann"})[1]
+
+    async def play_then_leave(token: str) -> None:
+        async with browser_tab(lobby.url, token) as tab:
+            await tab.play_until(lambda s: s["dialog"] is not None, 60)
+            await tab.send({"type": "leave"})
+            await tab.receive()
+
+    run(play_then_leave(seat["token"]))
+    gone = time.monotonic()
+    lobby.wait_for(table, lambda t: any(s["name"] == "Ann" and s["stand_in"] for s in t["seats"]), CLAIM_SECONDS + 10)
+    assert time.monotonic() - gone >= CLAIM_SECONDS - 1  # not at once: the claim time is the timer
 
 
 def test_free_seats_are_filled_with_robots_of_the_tables_level_and_the_game_plays_out(

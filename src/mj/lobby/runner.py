@@ -270,8 +270,8 @@ class TableRunner:
     def _watch_absent(self) -> None:
         """Start the turn timer for each person gone from a game in play; stop it for each who came back."""
         game = self.play.table.game
-        timer = self.row.turn_timer
-        if timer <= 0 or game is None or self.finished:
+        timer = self.row.turn_timer or CLAIM_SECONDS  # a table without a turn timer waits the claim time
+        if game is None or self.finished:
             return
         gone = {r.id for r in self.play.table.players if self._gone(r)}
         for player in set(self._absent) - gone:
