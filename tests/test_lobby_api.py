@@ -145,3 +145,22 @@ def test_the_lobby_answers_only_its_own_host_names(start_lobby: Any, tmp_path: P
         except urllib.error.HTTPError as exc:
             answer = exc.code
         assert answer == status, host
+
+
+def test_a_finished_table_is_listed_after_a_restart_as_before_and_refuses_a_seat(
+    start_lobby: Any, database_url: str
+) -> None:
+    lobby = start_lobby(database_url)
+    status, answer = lobby.call("POST", "/api/tables", {"options": {"NumRounds": 1}, "robots": 4, "level": 1})
+    assert status == 201
+    before = lobby.wait_for(answer["table"], lambda t: t["status"] == "finished")
+    assert before["game"] is not None and before["hands"] > 0 and len(before["seats"]) == 4 and before["free"] == 0
+    refused = lobby.call("POST", f"/api/tables/{answer['table']}/sit", {"name": "Ann"})
+    assert refused == (409, {"error": "this table's game is over"})
+    os.kill(lobby.process.pid, signal.SIGTERM)
+    lobby.process.wait()
+    again = start_lobby(database_url)
+    # the game, its hands and who sat there stay listed (the lobby page's Replay button needs the game)
+    assert again.get(f"/api/tables/{answer['table']}") == before
+    assert [t for t in again.get("/api/tables") if t["id"] == answer["table"]] == [before]
+    assert again.call("POST", f"/api/tables/{answer['table']}/sit", {"name": "Ann"}) == refused
