@@ -164,3 +164,24 @@ def test_a_finished_table_is_listed_after_a_restart_as_before_and_refuses_a_seat
     assert again.get(f"/api/tables/{answer['table']}") == before
     assert [t for t in again.get("/api/tables") if t["id"] == answer["table"]] == [before]
     assert again.call("POST", f"/api/tables/{answer['table']}/sit", {"name": "Ann"}) == refused
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["--http", "localhost:99999"], "argument --http: port out of range in 'localhost:99999'"),
+        (["--http", "8080"], "argument --http: wants HOST:PORT, not '8080'"),
+        (["--lease", "-1"], "argument --lease: must be from 1 to 3600 seconds: '-1'"),
+        (["--lease", "nan"], "argument --lease: must be from 1 to 3600 seconds: 'nan'"),
+        (["--robot-delay", "-1"], "argument --robot-delay: must be from 0 to 60 seconds: '-1'"),
+    ],
+)
+def test_an_option_out_of_range_is_a_usage_error_in_one_line_and_nothing_starts(
+    tmp_path: Path, args: list[str], said: str
+) -> None:
+    db = tmp_path / "lobby.db"
+    command = [sys.executable, "-m", "mj.cli", "lobby", "--db", f"sqlite:///{db}", *args]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.splitlines()[-1] == f"mj lobby: error: {said}"
+    assert "Traceback" not in done.stderr and not db.exists()
