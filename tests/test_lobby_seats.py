@@ -167,6 +167,17 @@ def test_a_seat_whose_page_is_closed_goes_to_a_robot_after_the_turn_timer_and_ba
     run(open_the_page_again(seat["token"]))
 
 
+def test_a_seat_taken_through_the_api_whose_page_never_opens_goes_to_a_robot_after_the_turn_timer(
+    start_lobby: Any, tmp_path: Path
+) -> None:
+    lobby: Lobby = start_lobby(f"sqlite:///{tmp_path / 'lobby.db'}", "--robot-delay", "0.05")
+    status, answer = lobby.call("POST", "/api/tables", {"robots": 3, "level": 1, "timer": 1})
+    assert status == 201
+    table = answer["table"]
+    assert lobby.call("POST", f"/api/tables/{table}/sit", {"name": "Ann"})[0] == 200
+    lobby.wait_for(table, lambda t: any(s["name"] == "Ann" and s["stand_in"] for s in t["seats"]), 20)
+
+
 def test_at_a_table_without_a_turn_timer_a_robot_stands_in_after_the_claim_time(
     start_lobby: Any, tmp_path: Path
 ) -> None:
