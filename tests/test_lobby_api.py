@@ -145,3 +145,43 @@ def test_the_lobby_answers_only_its_own_host_names(start_lobby: Any, tmp_path: P
         except urllib.error.HTTPError as exc:
             answer = exc.code
         assert answer == status, host
+
+
+def test_a_finished_table_is_listed_after_a_restart_as_before_and_refuses_a_seat(
+    start_lobby: Any, database_url: str
+) -> None:
+    lobby = start_lobby(database_url)
+    status, answer = lobby.call("POST", "/api/tables", {"options": {"NumRounds": 1}, "robots": 4, "level": 1})
+    assert status == 201
+    before = lobby.wait_for(answer["table"], lambda t: t["status"] == "finished")
+    assert before["game"] is not None and before["hands"] > 0 and len(before["seats"]) == 4 and before["free"] == 0
+    refused = lobby.call("POST", f"/api/tables/{answer['table']}/sit", {"name": "Ann"})
+    assert refused == (409, {"error": "this table's game is over"})
+    os.kill(lobby.process.pid, signal.SIGTERM)
+    lobby.process.wait()
+    again = start_lobby(database_url)
+    # the game, its hands and who sat there stay listed (the lobby page's Replay button needs the game)
+    assert again.get(f"/api/tables/{answer['table']}") == before
+    assert [t for t in again.get("/api/tables") if t["id"] == answer["table"]] == [before]
+    assert again.call("POST", f"/api/tables/{answer['table']}/sit", {"name": "Ann"}) == refused
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["--http", "localhost:99999"], "argument --http: port out of range in 'localhost:99999'"),
+        (["--http", "8080"], "argument --http: wants HOST:PORT, not '8080'"),
+        (["--lease", "-1"], "argument --lease: must be from 1 to 3600 seconds: '-1'"),
+        (["--lease", "nan"], "argument --lease: must be from 1 to 3600 seconds: 'nan'"),
+        (["--robot-delay", "-1"], "argument --robot-delay: must be from 0 to 60 seconds: '-1'"),
+    ],
+)
+def test_an_option_out_of_range_is_a_usage_error_in_one_line_and_nothing_starts(
+    tmp_path: Path, args: list[str], said: str
+) -> None:
+    db = tmp_path / "lobby.db"
+    command = [sys.executable, "-m", "mj.cli", "lobby", "--db", f"sqlite:///{db}", *args]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.splitlines()[-1] == f"mj lobby: error: {said}"
+    assert "Traceback" not in done.stderr and not db.exists()

@@ -6,6 +6,7 @@ import asyncio
 import json
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +14,7 @@ import aiohttp
 
 from lobbyproc import Lobby
 from mj import tiles
+from mj.lobby.runner import CLAIM_SECONDS
 from mj.protocol import cmsg as C
 from test_web import browser_tab, run
 
@@ -136,6 +138,65 @@ def test_a_robot_stands_in_for_a_guest_gone_past_the_turn_timer_and_gives_the_se
             assert state["connection"]["status"] == "connected"
 
     run(play_on(back["token"]))
+
+
+def test_a_seat_whose_page_is_closed_goes_to_a_robot_after_the_turn_timer_and_back_when_the_page_opens(
+    start_lobby: Any, tmp_path: Path
+) -> None:
+    # robots slowed down, so that the game is still on when the page comes back
+    lobby: Lobby = start_lobby(f"sqlite:///{tmp_path / 'lobby.db'}", "--robot-delay", "0.05")
+    status, answer = lobby.call("POST", "/api/tables", {"robots": 3, "level": 1, "timer": 1})
+    assert status == 201
+    table = answer["table"]
+    seat = lobby.call("POST", f"/api/tables/{table}/sit", {"name": "Ann"})[1]
+
+    async def play_then_close_the_page(token: str) -> None:
+        async with browser_tab(lobby.url, token) as tab:
+            await tab.play_until(lambda s: s["dialog"] is not None, 60)
+        # the page is closed without Leave: the gateway keeps the seat's connection, the table must not wait
+
+    run(play_then_close_the_page(seat["token"]))
+    lobby.wait_for(table, lambda t: any(s["name"] == "Ann" and s["stand_in"] for s in t["seats"]), 20)
+
+    async def open_the_page_again(token: str) -> None:
+        async with browser_tab(lobby.url, token) as tab:
+            await tab.until(lambda s: s["connection"]["status"] == "connected" and s["dialog"] is not None, 30)
+            seats = lobby.get(f"/api/tables/{table}")["seats"]
+            assert [(s["connected"], s["stand_in"]) for s in seats if s["name"] == "Ann"] == [(True, False)]
+
+    run(open_the_page_again(seat["token"]))
+
+
+def test_a_seat_taken_through_the_api_whose_page_never_opens_goes_to_a_robot_after_the_turn_timer(
+    start_lobby: Any, tmp_path: Path
+) -> None:
+    lobby: Lobby = start_lobby(f"sqlite:///{tmp_path / 'lobby.db'}", "--robot-delay", "0.05")
+    status, answer = lobby.call("POST", "/api/tables", {"robots": 3, "level": 1, "timer": 1})
+    assert status == 201
+    table = answer["table"]
+    assert lobby.call("POST", f"/api/tables/{table}/sit", {"name": "Ann"})[0] == 200
+    lobby.wait_for(table, lambda t: any(s["name"] == "Ann" and s["stand_in"] for s in t["seats"]), 20)
+
+
+def test_at_a_table_without_a_turn_timer_a_robot_stands_in_after_the_claim_time(
+    start_lobby: Any, tmp_path: Path
+) -> None:
+    lobby: Lobby = start_lobby(f"sqlite:///{tmp_path / 'lobby.db'}", "--robot-delay", "0.05")
+    status, answer = lobby.call("POST", "/api/tables", {"robots": 3, "level": 1, "timer": 0})
+    assert status == 201
+    table = answer["table"]
+    seat = lobby.call("POST", f"/api/tables/{table}/sit", {"name": "Ann"})[1]
+
+    async def play_then_leave(token: str) -> None:
+        async with browser_tab(lobby.url, token) as tab:
+            await tab.play_until(lambda s: s["dialog"] is not None, 60)
+            await tab.send({"type": "leave"})
+            await tab.receive()
+
+    run(play_then_leave(seat["token"]))
+    gone = time.monotonic()
+    lobby.wait_for(table, lambda t: any(s["name"] == "Ann" and s["stand_in"] for s in t["seats"]), CLAIM_SECONDS + 10)
+    assert time.monotonic() - gone >= CLAIM_SECONDS - 1  # not at once: the claim time is the timer
 
 
 def test_free_seats_are_filled_with_robots_of_the_tables_level_and_the_game_plays_out(

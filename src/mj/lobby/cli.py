@@ -8,12 +8,20 @@ import gc
 import signal
 import socket
 import sys
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Final
 
 import uvloop
 
 from mj.lobby import DEFAULT_URL
 from mj.server.address import TcpAddress, parse_address
+
+#: A table's lease (seconds): renewed a few times per lease, so not shorter; a process gone is
+#: replaced after it, so not longer than an hour.
+MIN_LEASE: Final = 1.0
+MAX_LEASE: Final = 3600.0
+#: The longest wait between robots' moves (seconds): a pace to watch, not a table stopped.
+MAX_ROBOT_DELAY: Final = 60.0
 
 if TYPE_CHECKING:
     from mj.lobby.app import Lobby
@@ -21,7 +29,9 @@ if TYPE_CHECKING:
 
 def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = commands.add_parser("lobby", help="a lobby: many tables, accounts, records in a database")
-    parser.add_argument("--http", default="localhost:8080", metavar="HOST:PORT", help="where to serve (%(default)s)")
+    parser.add_argument(
+        "--http", type=_http, default="localhost:8080", metavar="HOST:PORT", help="where to serve (%(default)s)"
+    )
     parser.add_argument(
         "--db",
         default=DEFAULT_URL,
@@ -30,7 +40,11 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     parser.add_argument("--require-login", action="store_true", help="only people logged in may create tables")
     parser.add_argument(
-        "--robot-delay", type=float, default=0.0, metavar="SECONDS", help="wait between robots' moves (default: none)"
+        "--robot-delay",
+        type=_seconds(0.0, MAX_ROBOT_DELAY),
+        default=0.0,
+        metavar="SECONDS",
+        help="wait between robots' moves (default: none)",
     )
     parser.add_argument(
         "--allow-host", action="append", default=[], metavar="NAME", help="also answer this host name (repeatable)"
@@ -41,10 +55,35 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "processes on one database need names of their own, and a restarted one its old name",
     )  # fmt: skip
     parser.add_argument(
-        "--lease", type=float, default=15.0, metavar="SECONDS",
+        "--lease", type=_seconds(MIN_LEASE, MAX_LEASE), default=15.0, metavar="SECONDS",
         help="how long a table stays this process's without a renewal, before another may take it (%(default)s)",
     )  # fmt: skip
     parser.set_defaults(run=run)
+
+
+def _http(text: str) -> TcpAddress:
+    try:
+        address = parse_address(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    if not isinstance(address, TcpAddress):
+        raise argparse.ArgumentTypeError(f"wants HOST:PORT, not {text!r}")
+    return address
+
+
+def _seconds(low: float, high: float) -> Callable[[str], float]:
+    """A number of seconds from ``low`` to ``high``: anything else is a usage error, never clamped silently."""
+
+    def seconds(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+        if not low <= value <= high:  # NaN fails too
+            raise argparse.ArgumentTypeError(f"must be from {low:g} to {high:g} seconds: {text!r}")
+        return value
+
+    return seconds
 
 
 def run(args: argparse.Namespace) -> int:
@@ -52,19 +91,16 @@ def run(args: argparse.Namespace) -> int:
     from mj.lobby.store import Lease, Store, StoreError
     from mj.web.hosts import HostPolicy
 
-    http = parse_address(args.http)
-    if not isinstance(http, TcpAddress):
-        print(f"mj lobby: --http wants HOST:PORT, not {args.http!r}", file=sys.stderr)
-        return 2
+    http: TcpAddress = args.http
     try:
         store = Store(args.db)
     except StoreError as exc:
         print(f"mj lobby: {exc}", file=sys.stderr)
         return 2
-    lease = Lease(args.name or f"{socket.gethostname()}:{http.port}", min(3600.0, max(1.0, args.lease)))
+    lease = Lease(args.name or f"{socket.gethostname()}:{http.port}", args.lease)
     try:
         hosts = HostPolicy.for_bind(http.host, args.allow_host)
-        lobby = Lobby(store, args.require_login, max(0.0, args.robot_delay), hosts, lease)
+        lobby = Lobby(store, args.require_login, args.robot_delay, hosts, lease)
         # uvloop, as mj-server: asyncio's loop in C, a fraction of the CPU per wake-up of a busy lobby
         _calm_the_collector()
         with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:

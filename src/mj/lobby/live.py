@@ -72,6 +72,8 @@ class Live:
         runner = self.tables.runners.get(table)
         if runner is None:
             row = self.store.table(table)
+            if row is not None and row.status == "finished":
+                raise error(web.HTTPConflict, "this table's game is over")
             if row is not None and row.process is not None and row.process != self.tables.lease.process:
                 raise error(web.HTTPNotFound, f"table {table} is played by the lobby process {row.process}")
             raise error(web.HTTPNotFound, "no such table here")

@@ -50,7 +50,8 @@ class LobbyTable(Base):
     robots: Mapped[int]
     level: Mapped[int]
     seed: Mapped[int]
-    #: Seconds a seated person may take before a robot stands in (0: no timer).
+    #: The turn timer (seconds): the claim time, and how long a person may be gone before a robot
+    #: stands in (0: no timer; then both are the lobby's claim time, mj.lobby.runner.CLAIM_SECONDS).
     turn_timer: Mapped[int]
     #: "waiting" (seats free), "playing", "finished", or "expired" (waited too long with nobody at it).
     status: Mapped[str] = mapped_column(String(16))

@@ -27,7 +27,7 @@ from mj.lobby.models import GameRecord, LobbyTable
 from mj.lobby.play import TablePlay, TableSetup
 from mj.lobby.recorder import Recorder
 from mj.protocol.framing import LineDecoder, LineTooLong, encode_line
-from mj.table import Delivery, TableSettings
+from mj.table import Delivery, PlayerRecord, TableSettings
 
 #: Robot moves handed to the table between two writes to the record.
 STEP: Final = 64
@@ -97,6 +97,8 @@ class TableRunner:
         self.published = 0
         #: People gone from their seat, by player id: the timer after which a robot stands in.
         self._absent: dict[int, asyncio.TimerHandle] = {}
+        #: Names of people seated here whose page is not open: gone, though their connection stays.
+        self.pageless: set[str] = set()
         #: Set (and replaced) after every stored batch: spectators wait on it for new public lines.
         self.changed = asyncio.Event()
         #: Spectators watching now.
@@ -247,13 +249,31 @@ class TableRunner:
         for writer in self._writers.values():
             writer.close()
 
+    def page(self, name: str, open_: bool) -> None:
+        """Whether the page of the person called ``name`` is open: one that is not counts as gone.
+
+        The gateway keeps a seat's connection for a quarter of an hour without a page
+        (a reload must not lose the seat); the turn timer must not wait that long.
+        """
+        if open_:
+            self.pageless.discard(name)
+        else:
+            self.pageless.add(name)
+        self._watch_absent()
+
+    def _gone(self, record: PlayerRecord) -> bool:
+        """A person who left, lost the connection, or whose page is not open; never a robot."""
+        if record.id in self.play.stand_ins:
+            return False
+        return record.connection is None or (record.name in self.pageless and record.connection in self._writers)
+
     def _watch_absent(self) -> None:
         """Start the turn timer for each person gone from a game in play; stop it for each who came back."""
         game = self.play.table.game
-        timer = self.row.turn_timer
-        if timer <= 0 or game is None or self.finished:
+        timer = self.row.turn_timer or CLAIM_SECONDS  # a table without a turn timer waits the claim time
+        if game is None or self.finished:
             return
-        gone = {r.id for r in self.play.table.players if r.connection is None and r.id not in self.play.stand_ins}
+        gone = {r.id for r in self.play.table.players if self._gone(r)}
         for player in set(self._absent) - gone:
             self._absent.pop(player).cancel()
         for player in gone - set(self._absent):
@@ -262,11 +282,15 @@ class TableRunner:
     def _stand_in(self, player: int) -> None:
         self._absent.pop(player, None)
         record = next((r for r in self.play.table.players if r.id == player), None)
-        if record is None or record.connection is not None or self.finished or self.error is not None:
+        if record is None or not self._gone(record) or self.finished or self.error is not None:
             return
         connection = self._next_connection
         self._next_connection += 1
         try:
+            if record.connection is not None:  # no page: the seat's connection makes way (it waits for the page)
+                writer = self._writers.pop(record.connection)
+                self.play.close(record.connection)
+                writer.close()
             self.play.stand_in(connection, player, record.name)
         except Exception as exc:  # as in _run: this table alone stops
             self._fail(exc)

@@ -10,6 +10,8 @@ games here.
 
 from __future__ import annotations
 
+import asyncio
+import functools
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -59,10 +61,20 @@ class LobbyGateway(Gateway):
             raise SeatError(f"{name} is already seated at this table")
         if mine is not None and mine.connection in runner.play.robots and mine.id not in runner.play.stand_ins:
             raise SeatError(f"{name} is a robot's seat")
-        runner.give_back(name)
         if who is not None:
             runner.play.accounts[name] = who.id
+
+        async def back_in_seat() -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+            runner.give_back(name)  # a robot standing in for them leaves the seat, at each (re)connection
+            return await connect()
+
         try:
-            return await self.join(f"lobby table {runner.row.id}", name, connect=connect)
+            session = await self.join(f"lobby table {runner.row.id}", name, connect=back_in_seat)
         except RequestError as exc:
             raise SeatError(str(exc)) from None
+        # Without a page open the seat counts as gone: the table's turn timer, not the gateway's
+        # quarter of an hour, decides when a robot stands in; the page's return brings the person back.
+        session.rejoin_with_page = True
+        session.on_presence = functools.partial(runner.page, name)
+        runner.page(name, bool(session.sockets))
+        return session

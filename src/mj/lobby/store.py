@@ -351,6 +351,24 @@ class Store:
                 query = query.where(GameRecord.id.in_(seated))
             return [(game, int(n)) for game, n in s.execute(query)]
 
+    def last_games(self, table_ids: Sequence[int]) -> dict[int, tuple[GameRecord, int, list[SeatRecord]]]:
+        """The latest game of each of these tables, with its number of hands begun and its seats
+        (by connection): how a table no process plays any more is listed."""
+        if not table_ids:
+            return {}
+        with self.session() as s:
+            latest = (
+                select(func.max(GameRecord.id)).where(GameRecord.table_id.in_(table_ids)).group_by(GameRecord.table_id)
+            )
+            games = {game.id: game for game in s.scalars(select(GameRecord).where(GameRecord.id.in_(latest)))}
+            counted = select(HandRecord.game_id, func.count()).where(HandRecord.game_id.in_(games))
+            hands = {game_id: int(n) for game_id, n in s.execute(counted.group_by(HandRecord.game_id))}
+            seats: dict[int, list[SeatRecord]] = {game_id: [] for game_id in games}
+            query = select(SeatRecord).where(SeatRecord.game_id.in_(games)).order_by(SeatRecord.connection)
+            for seat in s.scalars(query):
+                seats[seat.game_id].append(seat)
+            return {game.table_id: (game, hands.get(game.id, 0), seats[game.id]) for game in games.values()}
+
     def sent_since(self, game_id: int, after: int, limit: int = 5000) -> list[tuple[int, str]]:
         """The lines the table sent (logged) after move ``after``, with their numbers, oldest first."""
         with self.session() as s:

@@ -16,7 +16,7 @@ from typing import Any, Final
 from mj.arena.options import game_options
 from mj.arena.players import SpecError
 from mj.lobby import rules
-from mj.lobby.models import LobbyTable
+from mj.lobby.models import GameRecord, LobbyTable, SeatRecord
 from mj.lobby.recorder import Recorder
 from mj.lobby.runner import TableRunner, fault_text
 from mj.lobby.store import Lease, Store, now
@@ -234,6 +234,15 @@ class Tables:
             await runner.stop()
 
     def describe(self, row: LobbyTable) -> Json:
+        return self.describe_all([row])[0]
+
+    def describe_all(self, rows: list[LobbyTable]) -> list[Json]:
+        """Tables as the lobby lists them; a finished one no process plays any more (after a restart)
+        from its record, as it was listed when its game ended."""
+        ended = self.store.last_games([r.id for r in rows if r.id not in self.runners and r.status == "finished"])
+        return [self._describe(row, ended.get(row.id)) for row in rows]
+
+    def _describe(self, row: LobbyTable, ended: tuple[GameRecord, int, list[SeatRecord]] | None) -> Json:
         """A table as the lobby lists it: rules, options, seats and who sits, status."""
         runner = self.runners.get(row.id)
         seats: list[Json] = []
@@ -247,6 +256,10 @@ class Tables:
                 seats.append({"id": record.id, "name": record.name, "connected": record.connection is not None,
                               "robot": record.connection in runner.play.robots and not stand_in,
                               "stand_in": stand_in})  # fmt: skip
+        elif ended is not None:
+            game, hands, records = ended
+            game_id = game.id
+            seats = _final_seats(records)
         described = {
             "id": row.id,
             "rules": row.rules,
@@ -266,6 +279,23 @@ class Tables:
         if fault is not None:
             described["status"], described["error"] = "failed", fault
         return described
+
+
+def _final_seats(records: list[SeatRecord]) -> list[Json]:
+    """Who sat at a finished game, from its seats by connection: each player's first connection
+    owns the seat, the last one played it at the end (a robot standing in for a person, or them).
+    A game ends only with every seat played, so each is listed connected, as when it ended."""
+    first: dict[int, SeatRecord] = {}
+    last: dict[int, SeatRecord] = {}
+    for record in records:
+        if record.player_id is not None:
+            first.setdefault(record.player_id, record)
+            last[record.player_id] = record
+    return [
+        {"id": player, "name": seat.name, "connected": True, "robot": seat.robot,
+         "stand_in": last[player].robot and not seat.robot}
+        for player, seat in first.items()
+    ]  # fmt: skip
 
 
 def _options(row: LobbyTable) -> object:

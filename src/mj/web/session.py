@@ -74,6 +74,11 @@ class Session:
         self.on_close: Callable[[], None] | None = None
         #: When the last browser went away (monotonic), None while one is attached.
         self.orphaned_since: float | None = time.monotonic()
+        #: Told whether a browser is attached, each time that changes (the lobby's stand-in timer).
+        self.on_presence: Callable[[bool], None] | None = None
+        #: A connection lost while no browser is attached waits for one before rejoining (the lobby:
+        #: a robot stands in for a person whose page has gone, until the page comes back).
+        self.rejoin_with_page = False
         #: The last chat and move-log lines the attached browsers have been sent.
         self._broadcast_sent = snapshot.Sent(0, 0)
         self._requested_id = player_id
@@ -153,6 +158,9 @@ class Session:
             self.detail = self.detail or f"{where} closed the connection"
             self._seated.set()
             await self.broadcast()
+            return
+        if self.rejoin_with_page and not self.sockets:
+            self.status, self.detail = "away", "Away from the table; back when the page is open again."
             return
         self.status, self.detail = "rejoining", "Lost the connection to the server; rejoining..."
         await self.broadcast()
@@ -283,14 +291,22 @@ class Session:
         return snapshot.build(self.view, self.log, self.dialog(), connection, sent)
 
     async def attach(self, ws: web.WebSocketResponse) -> None:
+        first = not self.sockets
         self.sockets.add(ws)
         self.orphaned_since = None
+        if first and self.on_presence is not None:
+            self.on_presence(True)
+        if self.status == "away":
+            self._reader_task = asyncio.create_task(self._lost())
         await _send_to(ws, json.dumps(self.snapshot()))
 
     def detach(self, ws: web.WebSocketResponse) -> None:
+        attached = ws in self.sockets
         self.sockets.discard(ws)
         if not self.sockets:
             self.orphaned_since = time.monotonic()
+            if attached and self.on_presence is not None:
+                self.on_presence(False)
 
     async def broadcast(self) -> None:
         if self.sockets:
