@@ -140,15 +140,22 @@ def test_a_robot_stands_in_for_a_guest_gone_past_the_turn_timer_and_gives_the_se
     run(play_on(back["token"]))
 
 
+def ann_among_robots(start_lobby: Any, tmp_path: Path, timer: int) -> tuple[Lobby, int, dict[str, Any]]:
+    """A lobby (robots slowed down, so that a game is still on when Ann's page comes back), a table of three
+    robots of level 1 with this turn ``timer``, and Ann's seat there (its ``token`` and ``page``)."""
+    lobby: Lobby = start_lobby(f"sqlite:///{tmp_path / 'lobby.db'}", "--robot-delay", "0.05")
+    status, answer = lobby.call("POST", "/api/tables", {"robots": 3, "level": 1, "timer": timer})
+    assert status == 201
+    table = answer["table"]
+    status, seat = lobby.call("POST", f"/api/tables/{table}/sit", {"name": "Ann"})
+    assert status == 200
+    return lobby, table, seat
+
+
 def test_a_seat_whose_page_is_closed_goes_to_a_robot_after_the_turn_timer_and_back_when_the_page_opens(
     start_lobby: Any, tmp_path: Path
 ) -> None:
-    # robots slowed down, so that the game is still on when the page comes back
-    lobby: Lobby = start_lobby(f"sqlite:///{tmp_path / 'lobby.db'}", "--robot-delay", "0.05")
-    status, answer = lobby.call("POST", "/api/tables", {"robots": 3, "level": 1, "timer": 1})
-    assert status == 201
-    table = answer["table"]
-    seat = lobby.call("POST", f"/api/tables/{table}/sit", {"name": "Ann"})[1]
+    lobby, table, seat = ann_among_robots(start_lobby, tmp_path, timer=1)
 
     async def play_then_close_the_page(token: str) -> None:
         async with browser_tab(lobby.url, token) as tab:
@@ -170,22 +177,14 @@ def test_a_seat_whose_page_is_closed_goes_to_a_robot_after_the_turn_timer_and_ba
 def test_a_seat_taken_through_the_api_whose_page_never_opens_goes_to_a_robot_after_the_turn_timer(
     start_lobby: Any, tmp_path: Path
 ) -> None:
-    lobby: Lobby = start_lobby(f"sqlite:///{tmp_path / 'lobby.db'}", "--robot-delay", "0.05")
-    status, answer = lobby.call("POST", "/api/tables", {"robots": 3, "level": 1, "timer": 1})
-    assert status == 201
-    table = answer["table"]
-    assert lobby.call("POST", f"/api/tables/{table}/sit", {"name": "Ann"})[0] == 200
+    lobby, table, _ = ann_among_robots(start_lobby, tmp_path, timer=1)
     lobby.wait_for(table, lambda t: any(s["name"] == "Ann" and s["stand_in"] for s in t["seats"]), 20)
 
 
 def test_at_a_table_without_a_turn_timer_a_robot_stands_in_after_the_claim_time(
     start_lobby: Any, tmp_path: Path
 ) -> None:
-    lobby: Lobby = start_lobby(f"sqlite:///{tmp_path / 'lobby.db'}", "--robot-delay", "0.05")
-    status, answer = lobby.call("POST", "/api/tables", {"robots": 3, "level": 1, "timer": 0})
-    assert status == 201
-    table = answer["table"]
-    seat = lobby.call("POST", f"/api/tables/{table}/sit", {"name": "Ann"})[1]
+    lobby, table, seat = ann_among_robots(start_lobby, tmp_path, timer=0)
 
     async def play_then_leave(token: str) -> None:
         async with browser_tab(lobby.url, token) as tab:
