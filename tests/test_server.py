@@ -338,7 +338,8 @@ def test_bad_options_exit_with_status_1(arguments: list[str], capsys: pytest.Cap
 
 
 def test_bad_files_exit_with_status_2_and_other_bad_settings_with_status_1(tmp_path: Path) -> None:
-    """A file read is refused with status 2 (tests/test_input_files.py has every kind); other settings 1."""
+    """A file read, or a log that cannot be written, is refused with status 2 (tests/test_input_files.py has
+    every kind); other settings 1."""
     short_wall = tmp_path / "short.wall"
     short_wall.write_text("1B 2B 3B\n")
     saved = tmp_path / "bad.mjs"
@@ -348,8 +349,8 @@ def test_bad_files_exit_with_status_2_and_other_bad_settings_with_status_1(tmp_p
         (2, ["--option-file", str(tmp_path / "missing.opt")]),
         (2, ["--load-game", str(saved)]),
         (2, ["--load-game", str(tmp_path / "missing.mjs")]),
+        (2, ["--logfile", str(tmp_path / "no" / "such" / "dir.log")]),
         (1, [f"--auth-basic={n}:pw" for n in range(1, 6)]),
-        (1, ["--logfile", str(tmp_path / "no" / "such" / "dir.log")]),
     ):
         # a subprocess, so that a file wrongly accepted cannot leave a server listening in this process
         done = subprocess.run(
