@@ -502,15 +502,14 @@ def _named(view: SeatView, log: SeatLog, now: float | None, names: MoveNames) ->
         select = next((c for c in reversed(choices[discard]) if c != keep), None) or next(reversed(choices[discard]))
     layout = _layout(view, names, [P.Discard(BLANK, False), P.DeclareClosedKong(BLANK), P.MahJong(0)])
     buttons = _named_buttons(layout, choices, view, None, discard)
+    guarded: tuple[str, ...] = ()
     if dead_hand(view, view.my_id):
         text = DEAD_HAND
-    elif keep in choices[discard]:
-        text = f"Throwing away a wild tile ({keep}) loses your right to win this hand."
+    elif keep is not None and keep in choices[discard]:
+        text, guarded = f"Throwing away a wild tile ({keep}) loses your right to win this hand.", (keep,)
     else:
         text = ""
-    guarded = (keep,) if keep in choices[discard] and not dead_hand(view, view.my_id) else ()
-    return Dialog("turn", "Your turn", buttons, _button_id(discard), select=select, text=text,
-                  guarded=tuple(c for c in guarded if c is not None))  # fmt: skip
+    return Dialog("turn", "Your turn", buttons, _button_id(discard), select=select, text=text, guarded=guarded)
 
 
 #: What a player who threw away a wild tile is told for the rest of the hand.
