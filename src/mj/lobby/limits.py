@@ -9,8 +9,6 @@ site's, as ``mj-server`` counts them).
 
 from __future__ import annotations
 
-import contextlib
-import ipaddress
 import time
 from collections import OrderedDict
 from collections.abc import Callable
@@ -20,7 +18,7 @@ from aiohttp import web
 
 from mj.lobby.accounts import Who
 from mj.server.guard import RateLimit
-from mj.server.transport import Limits
+from mj.server.transport import Limits, site_of
 
 #: Chat lines one client may send at once, then a second: mj-server's own figures for a player.
 CHAT_BURST: Final = Limits().chat_burst
@@ -33,12 +31,8 @@ MAX_WATCHING_PER_ADDRESS: Final = 10
 
 
 def address(request: web.Request) -> str:
-    """The address a request comes from, an IPv6 one as its /64."""
-    host = request.remote or ""
-    if ":" in host:
-        with contextlib.suppress(ValueError):
-            return str(ipaddress.ip_network(f"{host.partition('%')[0]}/64", strict=False))
-    return host
+    """The address a request comes from, an IPv6 one as its /64 (:func:`mj.server.transport.site_of`)."""
+    return site_of(request.remote or "")
 
 
 def client(request: web.Request, who: Who | None) -> str:

@@ -753,11 +753,16 @@ def _drop_if_unsent(transport: asyncio.WriteTransport) -> None:
 
 
 def _peer_host(transport: asyncio.BaseTransport) -> str | None:
-    """The address a TCP client connected from, an IPv6 one as its /64 (one site's); None on a Unix socket."""
+    """The address a TCP client connected from, as :func:`site_of` counts it; None on a Unix socket."""
     peer = transport.get_extra_info("peername")
     if not isinstance(peer, tuple) or not peer or not isinstance(peer[0], str):
         return None
-    host = peer[0]
+    return site_of(peer[0])
+
+
+def site_of(host: str) -> str:
+    """A client's address as limits per address count it: an IPv6 one as its /64 (one site's, which
+    holds many addresses), an IPv4 one as it is."""
     if ":" in host:
         with contextlib.suppress(ValueError):
             return str(ipaddress.ip_network(f"{host.partition('%')[0]}/64", strict=False))
