@@ -18,7 +18,7 @@ import json
 import socket
 import sys
 from collections import deque
-from collections.abc import Hashable
+from collections.abc import Hashable, Iterator
 from typing import Final
 
 from mj.arena.options import game_options
@@ -199,6 +199,14 @@ class TableRunner:
         print(f"mj lobby: table {self.row.id} stops: {self.error}", file=sys.stderr, flush=True)
         self._stop_playing()
 
+    @contextlib.contextmanager
+    def _alone(self) -> Iterator[None]:
+        """What runs inside moves the table's play: a fault of it stops this table alone (:meth:`_fail`)."""
+        try:
+            yield
+        except Exception as exc:
+            self._fail(exc)
+
     def flush(self) -> None:
         """Have what happened stored; once it is, send people what it caused (:meth:`_stored`).
 
@@ -286,16 +294,13 @@ class TableRunner:
             return
         connection = self._next_connection
         self._next_connection += 1
-        try:
+        with self._alone():
             if record.connection is not None:  # no page: the seat's connection makes way (it waits for the page)
                 writer = self._writers.pop(record.connection)
                 self.play.close(record.connection)
                 writer.close()
             self.play.stand_in(connection, player, record.name)
-        except Exception as exc:  # as in _run: this table alone stops
-            self._fail(exc)
-            return
-        self.flush()
+            self.flush()
 
     def add_robot(self) -> str:
         """A robot of the table's level sits down in a free seat; its name."""
@@ -352,12 +357,9 @@ class TableRunner:
         self._timer_key = None
         if self.error is not None:
             return
-        try:
+        with self._alone():
             self.play.timeout()
-        except Exception as exc:  # as in _run: this table alone stops
-            self._fail(exc)
-            return
-        self.flush()
+            self.flush()
 
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         connection = self._next_connection
@@ -380,9 +382,7 @@ class TableRunner:
             self._fail(exc)
         finally:
             if self._writers.pop(connection, None) is not None and not self.finished and self.error is None:
-                try:
+                with self._alone():
                     self.play.close(connection)
                     self.flush()
-                except Exception as exc:  # as above
-                    self._fail(exc)
             writer.close()
