@@ -298,10 +298,10 @@ def _save_text(start: _Start, walls: LoggedWalls) -> str:
     game = start.game
     seating = [game.east, game.south, game.west, game.north]
     messages: list[C.CMsg] = [*sorted(start.players, key=lambda p: seating.index(p.id))]
+    messages.append(game)
     # The rounds completed before, which the log does not say: each has moved the prevailing
     # wind on (a game of more than four rounds is taken to be in its first four). The original
     # ignores the count when it loads a game (mj only under --original-quirks).
-    messages.append(game)
     messages.append(completed_rounds_comment(tiles.WINDS.index(game.round)))
     messages.extend(C.GameOption(0, entry) for entry in start.settings.option_entries)
     if start.history:
