@@ -14,6 +14,15 @@ const WIND_NAMES = { E: 'East', S: 'South', W: 'West', N: 'North' };
 // when the server says why they cannot be (Calling on a first discard that leaves no ready hand).
 const HIDDEN_WHEN_DISABLED = new Set(['calling', 'declare']);
 
+/** The dialog's message line: why the last press did nothing. */
+function whyLine(text) {
+  const line = document.createElement('div');
+  line.className = 'why';
+  line.setAttribute('role', 'status');
+  line.textContent = text;
+  return line;
+}
+
 function labelWithKey(label, key) {
   const at = label.toLowerCase().indexOf(key);
   const span = document.createElement('span');
@@ -154,14 +163,9 @@ export class ActionDialog {
     this.said = { number: dialog.number, text };
     const box = this.holder.querySelector('.action');
     if (!box) return;
-    let line = box.querySelector('.why');
-    if (!line) {
-      line = document.createElement('div');
-      line.className = 'why';
-      line.setAttribute('role', 'status');
-      box.querySelector('.buttons').after(line);
-    }
-    line.textContent = text;
+    const line = box.querySelector('.why');
+    if (line) line.textContent = text;
+    else box.querySelector('.buttons').after(whyLine(text));
   }
 
   render(state) {
@@ -221,13 +225,7 @@ export class ActionDialog {
       buttons.appendChild(button);
     }
     box.appendChild(buttons);
-    if (this.said && this.said.number === dialog.number) {
-      const line = document.createElement('div');
-      line.className = 'why';
-      line.setAttribute('role', 'status');
-      line.textContent = this.said.text;
-      box.appendChild(line);
-    }
+    if (this.said && this.said.number === dialog.number) box.appendChild(whyLine(this.said.text));
     if (state.wall.dealt && document.getElementById('wall').classList.contains('hidden') && state.game.phase === 'playing') {
       const left = document.createElement('div');
       left.className = 'wall-left';
