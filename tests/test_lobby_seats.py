@@ -121,7 +121,7 @@ def test_a_robot_stands_in_for_a_guest_gone_past_the_turn_timer_and_gives_the_se
             await tab.receive()
 
     run(play_then_leave(seat["token"]))
-    ann = lobby.wait_for(table, lambda t: any(s["name"] == "Ann" and s["stand_in"] for s in t["seats"]), 30)
+    ann = lobby.wait_for(table, ann_stood_in, 30)
     played = ann["hands"]
     ann_id = next(s["id"] for s in ann["seats"] if s["name"] == "Ann")
     lobby.wait_for(table, lambda t: t["hands"] > played, 60)  # the robot plays Ann's seat
@@ -152,6 +152,11 @@ def ann_among_robots(start_lobby: Any, tmp_path: Path, timer: int) -> tuple[Lobb
     return lobby, table, seat
 
 
+def ann_stood_in(table: dict[str, Any]) -> bool:
+    """Whether a robot plays Ann's seat (as the table listing says)."""
+    return any(s["name"] == "Ann" and s["stand_in"] for s in table["seats"])
+
+
 def test_a_seat_whose_page_is_closed_goes_to_a_robot_after_the_turn_timer_and_back_when_the_page_opens(
     start_lobby: Any, tmp_path: Path
 ) -> None:
@@ -163,7 +168,7 @@ def test_a_seat_whose_page_is_closed_goes_to_a_robot_after_the_turn_timer_and_ba
         # the page is closed without Leave: the gateway keeps the seat's connection, the table must not wait
 
     run(play_then_close_the_page(seat["token"]))
-    lobby.wait_for(table, lambda t: any(s["name"] == "Ann" and s["stand_in"] for s in t["seats"]), 20)
+    lobby.wait_for(table, ann_stood_in, 20)
 
     async def open_the_page_again(token: str) -> None:
         async with browser_tab(lobby.url, token) as tab:
@@ -178,7 +183,7 @@ def test_a_seat_taken_through_the_api_whose_page_never_opens_goes_to_a_robot_aft
     start_lobby: Any, tmp_path: Path
 ) -> None:
     lobby, table, _ = ann_among_robots(start_lobby, tmp_path, timer=1)
-    lobby.wait_for(table, lambda t: any(s["name"] == "Ann" and s["stand_in"] for s in t["seats"]), 20)
+    lobby.wait_for(table, ann_stood_in, 20)
 
 
 def test_at_a_table_without_a_turn_timer_a_robot_stands_in_after_the_claim_time(
@@ -194,7 +199,7 @@ def test_at_a_table_without_a_turn_timer_a_robot_stands_in_after_the_claim_time(
 
     run(play_then_leave(seat["token"]))
     gone = time.monotonic()
-    lobby.wait_for(table, lambda t: any(s["name"] == "Ann" and s["stand_in"] for s in t["seats"]), CLAIM_SECONDS + 10)
+    lobby.wait_for(table, ann_stood_in, CLAIM_SECONDS + 10)
     assert time.monotonic() - gone >= CLAIM_SECONDS - 1  # not at once: the claim time is the timer
 
 
