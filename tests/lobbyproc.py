@@ -31,6 +31,8 @@ class Lobby:
         self.cookies = http.cookiejar.CookieJar()
         self._opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.cookies))
         self.headers: dict[str, str] = {}
+        #: Headers sent with every request of this browser (a proxy's, for one).
+        self.sends: dict[str, str] = {}
 
     def browser(self) -> Lobby:
         """Another browser of the same lobby (cookies of its own)."""
@@ -38,7 +40,7 @@ class Lobby:
 
     def call(self, method: str, path: str, body: object = None, raw: bytes | None = None) -> tuple[int, Json]:
         data = raw if raw is not None else (None if body is None else json.dumps(body).encode())
-        request = urllib.request.Request(self.url + path.lstrip("/"), data=data, method=method)
+        request = urllib.request.Request(self.url + path.lstrip("/"), data=data, method=method, headers=self.sends)
         try:
             with self._opener.open(request, timeout=30) as response:
                 self.headers = dict(response.headers)

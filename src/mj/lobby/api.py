@@ -15,7 +15,7 @@ from aiohttp import web
 
 from mj.lobby import export, history, replayer, rules
 from mj.lobby.accounts import COOKIE, SESSION_DAYS, AccountError, Accounts, TooManyAttempts, Who
-from mj.lobby.limits import client
+from mj.lobby.limits import address, client
 from mj.lobby.store import Store
 from mj.lobby.tables import TableRequestError, Tables, TooManyTables, parse_request
 from mj.web.serving import BODY_SECONDS
@@ -131,7 +131,7 @@ class Api:
     async def register(self, request: web.Request) -> web.Response:
         data = await body(request)
         try:
-            who, token = await self.accounts.register(request.remote or "", data.get("name"), data.get("password"))
+            who, token = await self.accounts.register(address(request), data.get("name"), data.get("password"))
         except TooManyAttempts as exc:
             raise error(web.HTTPTooManyRequests, str(exc)) from None
         except AccountError as exc:
@@ -141,7 +141,7 @@ class Api:
     async def login(self, request: web.Request) -> web.Response:
         data = await body(request)
         try:
-            who, token = await self.accounts.login(request.remote or "", data.get("name"), data.get("password"))
+            who, token = await self.accounts.login(address(request), data.get("name"), data.get("password"))
         except TooManyAttempts as exc:
             raise error(web.HTTPTooManyRequests, str(exc)) from None
         except AccountError as exc:

@@ -13,6 +13,7 @@ from mj.lobby.accounts import Accounts
 from mj.lobby.api import Api
 from mj.lobby.fanout import Fanout
 from mj.lobby.live import Live
+from mj.lobby.proxies import TrustedProxies
 from mj.lobby.seats import PAGE, LobbyGateway
 from mj.lobby.store import Lease, Store
 from mj.lobby.tables import Tables
@@ -30,9 +31,11 @@ class Lobby:
 
     def __init__(
         self, store: Store, require_login: bool = False, robot_delay: float = 0.0, hosts: HostPolicy = LOOPBACK_ONLY,
-        lease: Lease | None = None,
+        lease: Lease | None = None, proxies: TrustedProxies | None = None,
     ) -> None:  # fmt: skip
         self.store = store
+        #: The reverse proxies whose word on the client's address is taken (none: every peer is the client).
+        self.proxies = TrustedProxies() if proxies is None else proxies
         self.tables = Tables(store, robot_delay, lease)
         self.require_login = require_login
         self.accounts = Accounts(store)
@@ -42,7 +45,8 @@ class Lobby:
         self.live = Live(store, self.tables, self.accounts, self.gateway, require_login, self.fanout)
 
     def application(self) -> web.Application:
-        app = web.Application(client_max_size=MAX_BODY, middlewares=[self.gateway.served_hosts_only(), _headers])
+        middlewares = [self.proxies.middleware(), self.gateway.served_hosts_only(), _headers]
+        app = web.Application(client_max_size=MAX_BODY, middlewares=middlewares)
         self.api.add_routes(app)
         self.live.add_routes(app)
         self.gateway.add_routes(app, PAGE)

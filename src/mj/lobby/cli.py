@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Final
 import uvloop
 
 from mj.lobby import DEFAULT_URL
+from mj.lobby.proxies import HEADERS, X_FORWARDED_FOR, Network, parse_network
 from mj.server.address import TcpAddress, parse_address
 
 #: A table's lease (seconds): renewed a few times per lease, so not shorter; a process gone is
@@ -58,6 +59,15 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--lease", type=_seconds(MIN_LEASE, MAX_LEASE), default=15.0, metavar="SECONDS",
         help="how long a table stays this process's without a renewal, before another may take it (%(default)s)",
     )  # fmt: skip
+    parser.add_argument(
+        "--trusted-proxy", action="append", type=_network, default=[], metavar="ADDR",
+        help="a reverse proxy (an address or a network) whose --proxy-header names the client; repeatable "
+        "(default: none, every connection's own address is the client's)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--proxy-header", choices=HEADERS, default=X_FORWARDED_FOR,
+        help="the header the trusted proxies name the client in (%(default)s)",
+    )  # fmt: skip
     parser.set_defaults(run=run)
 
 
@@ -69,6 +79,13 @@ def _http(text: str) -> TcpAddress:
     if not isinstance(address, TcpAddress):
         raise argparse.ArgumentTypeError(f"wants HOST:PORT, not {text!r}")
     return address
+
+
+def _network(text: str) -> Network:
+    try:
+        return parse_network(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def _seconds(low: float, high: float) -> Callable[[str], float]:
@@ -88,6 +105,7 @@ def _seconds(low: float, high: float) -> Callable[[str], float]:
 
 def run(args: argparse.Namespace) -> int:
     from mj.lobby.app import Lobby
+    from mj.lobby.proxies import TrustedProxies
     from mj.lobby.store import Lease, Store, StoreError
     from mj.web.hosts import HostPolicy
 
@@ -100,7 +118,8 @@ def run(args: argparse.Namespace) -> int:
     lease = Lease(args.name or f"{socket.gethostname()}:{http.port}", args.lease)
     try:
         hosts = HostPolicy.for_bind(http.host, args.allow_host)
-        lobby = Lobby(store, args.require_login, args.robot_delay, hosts, lease)
+        proxies = TrustedProxies(tuple(args.trusted_proxy), args.proxy_header)
+        lobby = Lobby(store, args.require_login, args.robot_delay, hosts, lease, proxies)
         # uvloop, as mj-server: asyncio's loop in C, a fraction of the CPU per wake-up of a busy lobby
         _calm_the_collector()
         with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
