@@ -20,7 +20,7 @@ from sqlalchemy import update
 from mj.lobby.limits import MAX_WATCHING_PER_ADDRESS
 from mj.lobby.models import LobbyTable
 from mj.lobby.store import Store, now
-from mj.lobby.tables import MAX_WAITING_PER_CLIENT, WAITING_EXPIRY, Tables, parse_request
+from mj.lobby.tables import MAX_WAITING_PER_CLIENT, WAITING_EXPIRY, Tables, TooManyTables, parse_request
 from mj.protocol import pmsg as P
 from mj.protocol.connect import EXTENDED_PROTOCOL_VERSION
 from mj.protocol.framing import encode_line
@@ -69,6 +69,36 @@ def test_a_client_holds_a_few_waiting_tables_at_most_and_others_still_create_the
     lobby.wait_for(first, lambda t: t["status"] != "waiting")
     assert lobby.call("POST", "/api/tables", {"robots": 0})[0] == 201
     assert lobby.call("POST", "/api/tables", {"robots": 0})[0] == 429
+
+
+def test_a_clients_waiting_tables_count_after_the_lobby_restarts(database_url: str) -> None:
+    store = Store(database_url)
+    ann, bob = "address 192.0.2.1", "account 7"
+
+    async def scenario() -> tuple[list[int], str, int]:
+        tables = Tables(store)
+        await tables.resume()
+        try:
+            made = [(await tables.create(parse_request({}), client=ann)).row.id for _ in range(MAX_WAITING_PER_CLIENT)]
+        finally:
+            await tables.close()
+        again = Tables(store)  # the lobby started again: Ann's tables are waiting still, and still hers
+        await again.resume()
+        try:
+            with pytest.raises(TooManyTables) as refused:
+                await again.create(parse_request({}), client=ann)
+            other = await again.create(parse_request({}), client=bob)
+        finally:
+            await again.close()
+        return made, str(refused.value), other.row.id
+
+    try:
+        made, refused, other = asyncio.run(scenario())
+        assert [table.made_by for table in store.tables()] == [ann] * MAX_WAITING_PER_CLIENT + [bob]
+    finally:
+        store.close()
+    assert refused.startswith(f"you have {MAX_WAITING_PER_CLIENT} tables waiting for players (tables {made[0]},")
+    assert other == made[-1] + 1
 
 
 async def _sit(tables: Tables, table: int, name: str) -> asyncio.StreamWriter:

@@ -62,6 +62,9 @@ class LobbyTable(Base):
     #: until ``lease_until``; another process may take the table over once the lease has run out.
     process: Mapped[str | None] = mapped_column(String(100))
     lease_until: Mapped[datetime | None]
+    #: The client that made the table (:func:`mj.lobby.limits.client`: an account, else an address; None before
+    #: it was recorded): its share of waiting tables counts it, after a restart too.
+    made_by: Mapped[str | None] = mapped_column(String(100))
 
 
 class GameRecord(Base):

@@ -126,8 +126,6 @@ class Tables:
         self.lease = Lease(DEFAULT_PROCESS) if lease is None else lease
         self.recorder = Recorder(store)
         self.runners: dict[int, TableRunner] = {}
-        #: The client that made each table this process made (an account, else an address; :mod:`mj.lobby.limits`).
-        self._made_by: dict[int, str] = {}
         #: Tables of this process whose record cannot be played (damaged, or of another program version), with why:
         #: left as they are in the record, listed as failed, not tried again until the lobby starts again.
         self.faults: dict[int, str] = {}
@@ -138,7 +136,7 @@ class Tables:
         limits (:class:`TooManyTables` beyond)."""
         if len([r for r in self.runners.values() if not r.finished and r.error is None]) >= MAX_TABLES:
             raise TooManyTables(f"this lobby already plays {MAX_TABLES} tables")
-        waiting = [t for t, made_by in self._made_by.items() if made_by == client and _waiting(self.runners.get(t))]
+        waiting = [t for t, runner in self.runners.items() if runner.row.made_by == client and _waiting(runner)]
         if len(waiting) >= MAX_WAITING_PER_CLIENT:
             raise TooManyTables(
                 f"you have {len(waiting)} tables waiting for players (tables {', '.join(map(str, waiting))}): "
@@ -146,12 +144,9 @@ class Tables:
             )
         row = self.store.create_table(
             request.rules, dict(request.options), request.robots, request.level, secrets.randbelow(1 << 30),
-            request.turn_timer, owner_id, self.lease,
+            request.turn_timer, owner_id, self.lease, client,
         )  # fmt: skip
-        runner = await self._start(row, resume=False)
-        self._made_by = {t: c for t, c in self._made_by.items() if t in self.runners and not self.runners[t].finished}
-        self._made_by[row.id] = client
-        return runner
+        return await self._start(row, resume=False)
 
     async def expire_waiting(self, at: datetime | None = None) -> set[int]:
         """Close for good the tables made :data:`WAITING_EXPIRY` seconds before ``at`` (now) and still
@@ -165,7 +160,6 @@ class Tables:
         }
         for table in sorted(expired):
             runner = self.runners.pop(table)
-            self._made_by.pop(table, None)
             await runner.stop()
             self.store.close_table(table, "expired")
         return expired
