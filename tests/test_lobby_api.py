@@ -13,13 +13,17 @@ import subprocess
 import sys
 import urllib.error
 import urllib.request
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
+from sqlalchemy import update
 
 from lobbyproc import Json, Lobby
-from mj.lobby.store import Store
+from mj.lobby.models import LobbyTable
+from mj.lobby.store import Store, now
+from mj.lobby.tables import WAITING_EXPIRY
 
 
 def _replays_identically(log: str, tmp_path: Path) -> str:
@@ -185,3 +189,21 @@ def test_an_option_out_of_range_is_a_usage_error_in_one_line_and_nothing_starts(
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.splitlines()[-1] == f"mj lobby: error: {said}"
     assert "Traceback" not in done.stderr and not db.exists()
+
+
+def test_a_table_that_expired_unplayed_has_no_game_in_the_games_listed(start_lobby: Any, tmp_path: Path) -> None:
+    """An expired table never began its game: ``/api/games`` lists the games played and being played, not it."""
+    lobby = start_lobby(f"sqlite:///{tmp_path / 'lobby.db'}")
+    made = [lobby.call("POST", "/api/tables", {"robots": 0})[1]["table"] for _ in range(2)]
+    store = Store(f"sqlite:///{tmp_path / 'lobby.db'}")
+    try:
+        with store.engine.begin() as connection:  # the first was made longer ago than a table waits
+            long_ago = now() - timedelta(seconds=WAITING_EXPIRY + 1)
+            connection.execute(update(LobbyTable).where(LobbyTable.id == made[0]).values(created_at=long_ago))
+    finally:
+        store.close()
+    lobby.process.send_signal(signal.SIGTERM)
+    lobby.process.wait(30)
+    again = start_lobby(f"sqlite:///{tmp_path / 'lobby.db'}")  # the restarted lobby expires it at once
+    again.wait_for(made[0], lambda t: t["status"] == "expired")
+    assert [(g["table"], g["finished"]) for g in again.get("/api/games")] == [(made[1], False)]

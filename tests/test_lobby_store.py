@@ -11,7 +11,7 @@ from sqlalchemy import inspect
 from sqlalchemy.exc import IntegrityError
 
 from mj.lobby.models import Base
-from mj.lobby.store import Batch, HandState, SeatResult, SeatSpec, Store, StoreError
+from mj.lobby.store import EXPIRED, Batch, HandState, SeatResult, SeatSpec, Store, StoreError
 
 
 def test_the_migrations_make_exactly_the_schema_of_the_models(database_url: str) -> None:
@@ -57,6 +57,20 @@ def test_a_batch_is_stored_whole_with_its_hands_seats_and_final_scores(database_
         stored = store.game(game.id)
         assert stored is not None and stored.finished and stored.moves == 3
         assert [(g.id, hands) for g, hands in store.games()] == [(game.id, 1)]
+    finally:
+        store.close()
+
+
+def test_the_games_listed_leave_out_those_of_expired_tables_and_only_those(database_url: str) -> None:
+    store = Store(database_url)
+    try:
+        played, waiting, expired = (store.start_game(store.create_table("classical", {}, 4, 1, n, 0)) for n in range(3))
+        store.record(played.id, Batch(hands={1: HandState(1, 1, 0)}))
+        store.close_table(expired.table_id, EXPIRED)
+        assert [(g.id, g.finished, hands) for g, hands in store.games()] == [
+            (waiting.id, False, 0),
+            (played.id, False, 1),
+        ]
     finally:
         store.close()
 

@@ -41,6 +41,8 @@ MIGRATIONS: Final = Path(__file__).parent / "migrations"
 _NOTIFY: Final = text(f"SELECT pg_notify('{CHANNEL}', game) FROM unnest(CAST(:games AS text[])) AS game")
 #: The statuses of a table still to be played.
 UNFINISHED: Final = ("waiting", "playing")
+#: The status of a table closed after waiting too long with nobody at it: no game was played there.
+EXPIRED: Final = "expired"
 
 
 @dataclass(frozen=True, slots=True)
@@ -339,11 +341,14 @@ class Store:
             return s.scalars(query.limit(1)).first()
 
     def games(self, limit: int = 200, account_id: int | None = None) -> list[tuple[GameRecord, int]]:
-        """The latest games with their number of hands begun, newest first."""
+        """The latest games with their number of hands begun, newest first; not those of expired tables, which
+        never began and never will (nor push the games played out of a list)."""
         with self.session() as s:
             hands = select(HandRecord.game_id, func.count().label("n")).group_by(HandRecord.game_id).subquery()
             query = (
                 select(GameRecord, func.coalesce(hands.c.n, 0))
+                .join(LobbyTable, LobbyTable.id == GameRecord.table_id)
+                .where(LobbyTable.status != EXPIRED)
                 .outerjoin(hands, hands.c.game_id == GameRecord.id)
                 .order_by(GameRecord.id.desc())
                 .limit(limit)

@@ -19,7 +19,7 @@ from mj.lobby import rules
 from mj.lobby.models import GameRecord, LobbyTable, SeatRecord
 from mj.lobby.recorder import Recorder
 from mj.lobby.runner import TableRunner, fault_text
-from mj.lobby.store import Lease, Store, now
+from mj.lobby.store import EXPIRED, Lease, Store, now
 from mj.robot.levels import DEFAULT_LEVEL, LEVELS
 from mj.rules.options import OptionType
 
@@ -161,7 +161,7 @@ class Tables:
         for table in sorted(expired):
             runner = self.runners.pop(table)
             await runner.stop()
-            self.store.close_table(table, "expired")
+            self.store.close_table(table, EXPIRED)
         return expired
 
     async def resume(self) -> int:
