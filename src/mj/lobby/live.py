@@ -33,6 +33,7 @@ from mj.lobby.store import Store
 from mj.lobby.tables import Tables
 from mj.protocol import cmsg as C
 from mj.rules.ruleset import Ruleset
+from mj.web.app import refuse_foreign_origin
 
 Json = dict[str, Any]
 MAX_CHAT: Final = 300
@@ -112,6 +113,7 @@ class Live:
         return web.json_response({"name": runner.add_robot()}, status=201)
 
     async def watch(self, request: web.Request) -> web.StreamResponse:
+        refuse_foreign_origin(self.gateway.config.hosts, request)
         table = path_id(request, "table")
         with self._spectator_place(request):
             if table not in self.tables.runners:

@@ -271,9 +271,7 @@ class Gateway:
         return caps
 
     async def _websocket(self, request: web.Request) -> web.StreamResponse:
-        if not self.config.hosts.allows_origin(request.headers.get("Origin"), request.headers.get("Host")):
-            # another web site must not drive a seat (or start processes) through a visitor's browser
-            raise web.HTTPForbidden(text="cross-origin WebSocket refused")
+        refuse_foreign_origin(self.config.hosts, request)
         ws = web.WebSocketResponse(heartbeat=20, max_msg_size=MAX_MESSAGE)
         await ws.prepare(request)
         self._sockets.add(ws)
@@ -476,6 +474,13 @@ def _own_options(rules: Ruleset) -> list[OptionEntry]:
     """A rule system's table options beyond the classical table's (IMS: CountFlowers, MultipleWins, MinimumFan)."""
     classical = {e.name for e in OPTION_TABLE}
     return [e for e in rules.new_options().entries() if e.name not in classical]
+
+
+def refuse_foreign_origin(hosts: HostPolicy, request: web.Request) -> None:
+    """Refuse (403) a WebSocket opened by another site's page (:meth:`HostPolicy.allows_origin`): it must not drive
+    a seat, start processes, or watch tables on a visitor's behalf, through the visitor's browser."""
+    if not hosts.allows_origin(request.headers.get("Origin"), request.headers.get("Host"), request.scheme):
+        raise web.HTTPForbidden(text="cross-origin WebSocket refused")
 
 
 def _rule_systems() -> list[Json]:

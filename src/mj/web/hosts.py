@@ -92,17 +92,18 @@ class HostPolicy:
         name = host_name(header)
         return name in self.names or (self.any_address and is_local_address(name))
 
-    def allows_origin(self, origin: str | None, host_header: str | None) -> bool:
-        """A browser's ``Origin`` is this very site: one of our names, on the port the request came to.
+    def allows_origin(self, origin: str | None, host_header: str | None, scheme: str = "http") -> bool:
+        """A browser's ``Origin`` is this very site: one of our names, on the port the request came to
+        (a ``Host`` without a port: the default port of the request's ``scheme``, https behind a TLS proxy).
 
         No ``Origin`` at all is a program, not a page (browsers always send one with a WebSocket).
         """
         if origin is None:
             return True
-        scheme, sep, authority = origin.partition("://")
-        if not sep or scheme not in ("http", "https") or not self.allows_host(authority):
+        origin_scheme, sep, authority = origin.partition("://")
+        if not sep or origin_scheme not in ("http", "https") or not self.allows_host(authority):
             return False  # "null" (a file or a sandboxed frame) included
-        return _port(authority, scheme) == _port(host_header or "", "http")
+        return _port(authority, origin_scheme) == _port(host_header or "", scheme)
 
 
 #: Loopback names only: a gateway bound to localhost with no --allow-host.
