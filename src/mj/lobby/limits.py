@@ -4,7 +4,8 @@ The lobby serves anybody; without a share per client, one client's chat flood
 filled the database and pushed everybody's lines out of ``GET /api/chat``, and one
 client's tables or sockets filled the lobby's limits for all. A client is the account
 logged in, else the address it connects from (an IPv6 address as its /64, one
-site's, as ``mj-server`` counts them).
+site's, as ``mj-server`` counts them; behind a trusted reverse proxy, the address
+the proxy names, :mod:`mj.lobby.proxies`).
 """
 
 from __future__ import annotations
