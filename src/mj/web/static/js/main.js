@@ -68,6 +68,8 @@ function setStarting(text) {
   const cover = document.getElementById('starting');
   cover.hidden = !text;
   cover.querySelector('.text').textContent = text || '';
+  const seated = Boolean(app.state && app.state.connection.status === 'connected');
+  cover.querySelector('.sub').textContent = text && seated ? 'Your game waits here until the new one has started.' : '';
   if (text) cover.querySelector('.box').setAttribute('aria-label', text);
   for (const id of BLOCKED_WHILE_STARTING) document.getElementById(id).inert = Boolean(text);
   dialog.held = text ? `${text} Your game waits until it has started.` : null;
