@@ -90,11 +90,16 @@ def test_a_new_game_that_starts_ends_the_game_it_replaces_and_its_processes() ->
             await tab.until(lambda s: s["game"]["started"])
             await tab.receive()  # the welcome of the hello
             await tab.send({"type": "new_game", "name": "Again", "level": 1, "timeout": 0})
+            await tab.send({"type": "chat", "text": "sent while it starts"})  # for neither game: refused
+            refused = []
             while True:
                 message = await tab.receive(timeout=30)
-                assert message["type"] != "error", message
+                if message["type"] == "error":
+                    refused.append(message)
                 if message["type"] == "welcome":
                     break
+            said = [(m.get("request"), m["message"].split(":")[0]) for m in refused]
+            assert said == [("chat", "a new game is starting")], refused
             token = message["token"]
             assert token and token != xmj.token
             tab.state = None  # the snapshots of the new game from here

@@ -455,8 +455,18 @@ async def _while_starting(ws: web.WebSocketResponse, start: asyncio.Task[Session
             await asyncio.wait((start,))
             return False
         if message.type is WSMsgType.TEXT:
-            await _error(ws, "a new game is starting: wait until it has started (or has failed to)")
+            await _error(ws, "a new game is starting: wait until it has started (or has failed to)",
+                         _request_type(message.data))  # fmt: skip
     return True
+
+
+def _request_type(text: str) -> str | None:
+    """The ``type`` of a browser's message, None when it has none."""
+    with contextlib.suppress(ValueError):
+        data = json.loads(text)
+        if isinstance(data, dict) and isinstance(data.get("type"), str):
+            return str(data["type"])
+    return None
 
 
 @web.middleware
