@@ -278,3 +278,18 @@ def test_a_beijing_game_saved_from_the_page_resumes_with_its_indicator_and_wilds
 
     with running_xmj("--timeout", "0", cwd=tmp_path) as xmj:  # a classical xmj: the page says which rules
         run(resume(xmj))
+
+
+def test_the_move_log_cuts_each_line_at_its_tiles_for_the_page_to_name_them_as_the_dialogs_do() -> None:
+    view, log = seat(HAND, indicator="WD")
+    turned = next(m for m in snapshot.build(view, log, None, {})["moves"] if "turned up" in m["text"])
+    assert turned["parts"] == ["", "WD", " is turned up: ", "RD", " is wild this hand"]
+    assert "".join(turned["parts"]) == turned["text"] == "WD is turned up: RD is wild this hand"
+    # a name that looks like a tile, or holds the mark the log cuts at, stays a name
+    view.player(2).name = "7C\x1f4B"
+    feed(view, log, C.PlayerDiscards(2, tiles.parse("4B"), 9, False))
+    discard = snapshot.build(view, log, None, {})["moves"][-1]
+    assert discard["parts"] == ["7C4B (South) discards ", "4B", ""], discard
+    assert discard["text"] == "7C4B (South) discards 4B"
+    feed(view, log, C.HandScore(2, 12, ""))
+    assert "parts" not in snapshot.build(view, log, None, {})["moves"][-1], "a line naming no tile is text only"

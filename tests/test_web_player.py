@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import itertools
 import json
+import re
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -362,6 +363,38 @@ def test_messages_log_the_moves_and_every_player_s_label_shows_when_it_is_their_
         # East in the first hand; when the robots' turns come too fast to be seen there, a later one
         wind = page.locator(".seat[aria-label^='Log, ']").get_attribute("aria-label").split(", ")[1]
         assert f"Log ({wind}) draws" in log
+
+
+#: A tile's code standing alone in a line ("7C", "RD", "2F"): what the move log must not show.
+TILE_CODE = re.compile(r"\b([1-9][BCD]|[ESWN]W|[RWG]D|[1-4][FS])\b")
+
+
+@pytest.mark.parametrize("rules", ["classical", "beijing"])
+def test_the_move_log_names_the_tiles_in_words_as_the_dialogs_do(page: Any, rules: str, artifacts: Path) -> None:
+    use_prefs(page, MANUAL)  # every discard asks us: the claim dialog names it
+    with running_xmj("--timeout", "0", "--seed", "12", name="Words", options=("--rules", rules, *LEVEL_1)) as xmj:
+        page.goto(xmj.page)
+        claim = page.locator(".action[data-kind=claim]")
+        deadline = time.monotonic() + 120
+        while not claim.count():  # every other dialog answered by its default
+            assert time.monotonic() < deadline, "no discard was offered to us"
+            with contextlib.suppress(PlaywrightError):
+                if page.locator("#panels .panel").count():
+                    page.keyboard.press("Escape")
+                elif page.locator(".action").count():
+                    page.keyboard.press("Enter")
+            page.wait_for_timeout(40)
+        said = claim.locator(".about").inner_text()  # "Robot2 (South) discards 7 Character"
+        lines = page.locator("#side-messages .chatlog .line.move").all_inner_texts()
+        assert said in lines, (said, lines[-5:])
+        assert " discards " in said and not TILE_CODE.search(said)
+        assert not [line for line in lines if TILE_CODE.search(line)], "a tile named by its code"
+        if rules == "beijing":
+            assert any(re.search(r"^.+ is turned up: .+ is wild this hand$", line) for line in lines), lines
+        for width, height in ((800, 600), (1920, 1080)):
+            page.set_viewport_size({"width": width, "height": height})
+            page.wait_for_timeout(200)
+            page.screenshot(path=artifacts / f"move-log-words-{rules}-{width}x{height}.png")
 
 
 def test_a_tone_sounds_for_our_turn_unless_switched_off(page: Any) -> None:

@@ -133,7 +133,7 @@ def test_resume_takes_only_a_saved_game_of_the_save_folder_by_name(file: str, er
         assert sorted(children_of(xmj.process.pid)) == before, "no process started, none left behind"
 
 
-def test_a_failed_load_reports_its_real_reason_to_the_page_and_leaves_no_process(tmp_path: Path) -> None:
+def test_a_failed_load_reports_its_real_reason_to_the_page_and_leaves_no_process_of_its_own(tmp_path: Path) -> None:
     corrupt, reason = CORRUPT_SAVES["short wall"]
     (tmp_path / "bad.mjs").write_bytes(corrupt(save_text()).encode("latin-1"))
 
@@ -145,8 +145,10 @@ def test_a_failed_load_reports_its_real_reason_to_the_page_and_leaves_no_process
             assert reason in message and "address already in use" not in message, message
 
     with running_xmj("--timeout", "0", cwd=tmp_path) as xmj:
+        assert wait_for(lambda: len(children_of(xmj.process.pid)) == 4), "precondition: server and robots"
+        before = sorted(children_of(xmj.process.pid))
         run(scenario(xmj))
-        assert wait_for(lambda: not children_of(xmj.process.pid)), "the failed server and the game it replaced ended"
+        assert sorted(children_of(xmj.process.pid)) == before, "the failed server ended, the game in hand goes on"
 
 
 def test_a_local_game_ends_soon_after_its_page_goes() -> None:

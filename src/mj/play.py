@@ -27,6 +27,8 @@ from typing import IO, Final
 STARTUP_SECONDS: Final = 10.0
 #: A failed server's last standard error lines shown as its reason.
 _KEPT_ERROR_LINES: Final = 3
+#: How the server's warnings begin (the original's "+W+"): it goes on after them.
+_WARNING: Final = "+W+"
 #: The robots' names in "New local game...", one per free seat.
 ROBOT_NAMES: Final = ("Robot1", "Robot2", "Robot3")
 
@@ -51,7 +53,8 @@ class _ErrorLines:
         with stream:
             for raw in stream:
                 line = raw.decode(errors="replace").rstrip()
-                self.last.append(line)
+                if not line.startswith(_WARNING):  # a warning the server went on after is not why it stopped
+                    self.last.append(line)
                 with contextlib.suppress(OSError, ValueError):
                     print(line, file=sys.stderr, flush=True)
 

@@ -17,7 +17,12 @@ nothing. From the browser:
 * ``chat {text}``, ``save {filename}``, ``set_option {name, value}``, ``leave``.
 
 To the browser: ``welcome``, ``state`` (the snapshot, :mod:`mj.web.snapshot`),
-``announce {player, text}`` (a claim shown over the claimer) and ``error``.
+``announce {player, text}`` (a claim shown over the claimer) and ``error {message, request}``
+(``request``: the type of the request refused, absent for the server's own errors).
+
+A new local game (or a resumed one) is started before the game in hand is left: the
+page stays in that game until the ``welcome`` of the new one, and a start that fails
+is answered with an ``error`` while the game in hand goes on.
 """
 
 from __future__ import annotations
@@ -162,6 +167,9 @@ class Gateway:
         except RequestError:
             await loop.run_in_executor(None, _stop, game, option_file)
             raise
+        except asyncio.CancelledError:  # the gateway shutting down: waited for, as no later await would run
+            _stop(game, option_file)
+            raise
 
         def stop_game() -> None:
             loop.run_in_executor(None, _stop, game, option_file)  # without blocking the loop
@@ -280,15 +288,17 @@ class Gateway:
             async for message in ws:
                 if message.type is not WSMsgType.TEXT:
                     continue
+                kind = None
                 try:
                     data = json.loads(message.data)
                     if not isinstance(data, dict) or not isinstance(data.get("type"), str):
                         raise RequestError("a message must be a JSON object with a string 'type'")
+                    kind = data["type"]
                     await self._dispatch(ws, data, attached)
                 except json.JSONDecodeError as exc:
                     await _error(ws, f"malformed message (not JSON): {exc.msg}")
                 except (RequestError, ActionError) as exc:
-                    await _error(ws, str(exc))
+                    await _error(ws, str(exc), kind)
         finally:
             self._sockets.discard(ws)
             self._trusted.discard(ws)
@@ -358,10 +368,21 @@ class Gateway:
         if not self.config.local_games:
             raise RequestError("this server does not start local games; join its table instead")
         self._check_own_page(ws, "local games are started")
-        if data["type"] == "resume":
-            self._saved_game(data.get("file"))  # refused before leaving the game in hand
+        # the game in hand goes on while the new one starts: a start that fails leaves the person in it
+        start = asyncio.create_task(self.new_local_game(data))
+        try:
+            page_stayed = await _while_starting(ws, start)
+        except asyncio.CancelledError:  # the gateway is shutting down: nothing of the new game may outlive it
+            with contextlib.suppress(RequestError, asyncio.CancelledError):
+                await self._leave_quietly(await start)
+            raise
+        session = start.result()  # a start that failed raises its RequestError here
+        if not page_stayed:  # the page that asked went away (a reload is back in the game in hand): not wanted
+            await self._leave_quietly(session)
+            return
+        if old is not None:
+            old.detach(ws)  # this page goes straight to the new game, without the old one's last snapshot
         await self._leave_quietly(old)
-        session = await self.new_local_game(data)
         await self._welcome(ws, session, attached)
 
     async def _act(self, _ws: web.WebSocketResponse, data: Json, session: Session | None, _a: list[Session]) -> None:
@@ -409,6 +430,43 @@ class Gateway:
 _NEEDS_SESSION: Final = frozenset(("act", "chat", "save", "set_option"))
 
 
+#: What a page's socket says when it goes away.
+_GONE: Final = frozenset((WSMsgType.CLOSE, WSMsgType.CLOSING, WSMsgType.CLOSED, WSMsgType.ERROR))
+
+
+async def _while_starting(ws: web.WebSocketResponse, start: asyncio.Task[Session]) -> bool:
+    """Wait for a new game's ``start``, reading the page meanwhile; False if the page went away.
+
+    Whatever else the page sends before the new game is there is refused (a move could be
+    meant for either game), and its socket closing is seen now, not once the game has started.
+    """
+    while not start.done():
+        receive = asyncio.ensure_future(ws.receive())
+        await asyncio.wait((start, receive), return_when=asyncio.FIRST_COMPLETED)
+        if not receive.done():
+            receive.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await receive
+            break
+        message = receive.result()
+        if message.type in _GONE:
+            await asyncio.wait((start,))
+            return False
+        if message.type is WSMsgType.TEXT:
+            await _error(ws, "a new game is starting: wait until it has started (or has failed to)",
+                         _request_type(message.data))  # fmt: skip
+    return True
+
+
+def _request_type(text: str) -> str | None:
+    """The ``type`` of a browser's message, None when it has none."""
+    with contextlib.suppress(ValueError):
+        data = json.loads(text)
+        if isinstance(data, dict) and isinstance(data.get("type"), str):
+            return str(data["type"])
+    return None
+
+
 @web.middleware
 async def _no_cache(
     request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
@@ -420,9 +478,13 @@ async def _no_cache(
     return response
 
 
-async def _error(ws: web.WebSocketResponse, text: str) -> None:
+async def _error(ws: web.WebSocketResponse, text: str, request: str | None = None) -> None:
+    """Say ``text``; ``request``: the type of the request refused (the page waits for a new game's answer)."""
+    error: Json = {"type": "error", "message": text}
+    if request is not None:
+        error["request"] = request
     with contextlib.suppress(ConnectionError, RuntimeError):
-        await ws.send_str(json.dumps({"type": "error", "message": text}))
+        await ws.send_str(json.dumps(error))
 
 
 def _text(value: object, default: str) -> str:

@@ -25,6 +25,9 @@ from mj.tiles import BLANK, Tile, code
 
 #: Chat lines and notices kept for a browser that (re)loads the page.
 KEPT_LINES: Final = 200
+#: Put around each tile's code in a move-log line while it is built, so that the line can be cut at its
+#: tiles: the page names them in words as its dialogs do (a control character no name may keep).
+_TILE_MARK: Final = "\x1f"
 
 _Claim = C.PlayerClaimsChow | C.PlayerClaimsPung | C.PlayerClaimsKong | C.PlayerClaimsMahJong
 
@@ -74,6 +77,9 @@ class LogLine:
     number: int
     kind: str
     text: str
+    #: A move line that names tiles, cut at them: text and tile codes in turn (text first), joined they
+    #: are ``text``; empty when it names none.
+    parts: tuple[str, ...] = ()
 
 
 class SeatLog:
@@ -105,7 +111,7 @@ class SeatLog:
         self.moves: deque[LogLine] = deque(maxlen=KEPT_LINES)
         #: Where the server writes saved games, when this gateway knows it (its own local games).
         self.save_folder: str | None = None
-        self._narrator = Narrator({})
+        self._narrator = Narrator({}, _marked)
         #: The deal is under way: its draws (some fifty, a tile at a time) make one line, at its end.
         self._dealing = False
 
@@ -220,15 +226,15 @@ class SeatLog:
         self.notices.append(text)
         self._log("notice", text)
 
-    def _log(self, kind: str, text: str) -> None:
+    def _log(self, kind: str, text: str, parts: tuple[str, ...] = ()) -> None:
         number = self.moves[-1].number + 1 if self.moves else 1
-        self.moves.append(LogLine(number, kind, text))
+        self.moves.append(LogLine(number, kind, text, parts))
 
     def _record(self, msg: C.CMsg) -> None:
         """One line of the move log for ``msg`` (after the view has taken it in), if it is a move."""
         narrator = self._narrator
         view = self.view
-        narrator.names = {pid: self.name(pid) for pid in view.players}
+        narrator.names = {pid: self.name(pid).replace(_TILE_MARK, "") for pid in view.players}
         narrator.winds = dict(zip(view.seats, ("East", "South", "West", "North"), strict=False))
         me = view.my_id
         line: str | None
@@ -242,7 +248,7 @@ class SeatLog:
                 line = None if self._dealing else "Tiles dealt"
             case C.PlayerDraws(id=pid, tile=tile) | C.PlayerDrawsLoose(id=pid, tile=tile):
                 loose = "a loose tile" if isinstance(msg, C.PlayerDrawsLoose) else "a tile"
-                what = code(tile) if pid == me and tile != BLANK else loose
+                what = _marked(tile) if pid == me and tile != BLANK else loose
                 line = f"{narrator.who(pid)} draws {what}"
             case C.PlayerClaimsChow() | C.PlayerClaimsPung() | C.PlayerClaimsKong() | C.PlayerClaimsMahJong():
                 names = view.rules.move_names()
@@ -251,8 +257,8 @@ class SeatLog:
             case C.PlayerDoesntClaim(timeout=True):
                 line = "Your time to claim ran out: no claim"
             case C.WildIndicator(tile=tile):
-                wild = view.wild
-                line = f"{code(tile)} is turned up: {code(wild) if wild is not None else 'no tile'} is wild this hand"
+                wild = _marked(view.wild) if view.wild is not None else "no tile"
+                line = f"{_marked(tile)} is turned up: {wild} is wild this hand"
             case C.HandScore(id=pid, score=score):
                 line = f"{narrator.who(pid)} scores {score}"
             case C.Settlement() | C.WashOut() | C.GameOver():
@@ -262,7 +268,13 @@ class SeatLog:
                 named = _named_line(narrator.who, names, view, msg) if names is not None else None
                 line = named if named is not None else narrator.line(msg)
         if line:
-            self._log("move", line.strip(" \n#*"))  # the narrator's banners ("### East round ###") bare
+            parts = line.strip(" \n#*").split(_TILE_MARK)  # the narrator's banners ("### East round ###") bare
+            self._log("move", "".join(parts), tuple(parts) if len(parts) > 1 else ())
+
+
+def _marked(tile: Tile) -> str:
+    """A tile's code in a move-log line, marked to be found again (:attr:`LogLine.parts`)."""
+    return f"{_TILE_MARK}{code(tile)}{_TILE_MARK}"
 
 
 def _bid(msg: _Claim) -> P.PMsg:
@@ -284,23 +296,23 @@ def _named_line(who: Callable[[int], str], names: Callable[[SeatView, P.PMsg], s
     where the manual's words serve."""
     match msg:
         case C.PlayerPungs(id=pid, tile=tile):
-            return f"{who(pid)} makes a {names(view, P.Pung(0))} of {code(tile)}"
+            return f"{who(pid)} makes a {names(view, P.Pung(0))} of {_marked(tile)}"
         case C.PlayerKongs(id=pid, tile=tile):
-            return f"{who(pid)} makes a {names(view, P.Kong(0))} of {code(tile)}"
+            return f"{who(pid)} makes a {names(view, P.Kong(0))} of {_marked(tile)}"
         case C.PlayerChows(id=pid, tile=tile, cpos=cpos) if cpos is not ChowPosition.ANYPOS:
-            return f"{who(pid)} takes {code(tile)}: {names(view, P.Chow(0, cpos))}"
+            return f"{who(pid)} takes {_marked(tile)}: {names(view, P.Chow(0, cpos))}"
         case C.PlayerDeclaresClosedKong(id=pid, tile=tile):
-            what = "" if tile == BLANK else f" of {code(tile)}"
+            what = "" if tile == BLANK else f" of {_marked(tile)}"
             return f"{who(pid)} declares a concealed {names(view, P.DeclareClosedKong(tile))}{what}"
         case C.PlayerRevealsConcealedKong(id=pid, tile=tile):
-            return f"{who(pid)} reveals a concealed {names(view, P.DeclareClosedKong(tile))} of {code(tile)}"
+            return f"{who(pid)} reveals a concealed {names(view, P.DeclareClosedKong(tile))} of {_marked(tile)}"
         case C.PlayerAddsToPung(id=pid, tile=tile):
             quadruplet = names(view, P.AddToPung(tile))
-            return f"{who(pid)} adds {code(tile)} to a {names(view, P.Pung(0))}: a {quadruplet}"
+            return f"{who(pid)} adds {_marked(tile)} to a {names(view, P.Pung(0))}: a {quadruplet}"
         case C.PlayerRobsKong(id=pid, tile=tile):
-            return f"{who(pid)} robs the {names(view, P.Kong(0))} of {code(tile)}"
+            return f"{who(pid)} robs the {names(view, P.Kong(0))} of {_marked(tile)}"
         case C.PlayerMahJongs(id=pid, tile=tile):
-            source = "on the discard" if tile == BLANK else f"with {code(tile)}"
+            source = "on the discard" if tile == BLANK else f"with {_marked(tile)}"
             return f"{who(pid)} goes {names(view, P.MahJong(0))} {source}"
         case _:
             return None

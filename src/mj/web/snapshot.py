@@ -17,7 +17,7 @@ from mj.melds import Meld
 from mj.rules.options import OptionType
 from mj.seatview import Phase, SeatView
 from mj.web.dialogs import Dialog, dead_hand
-from mj.web.seatlog import SeatLog
+from mj.web.seatlog import LogLine, SeatLog
 
 #: Notices sent with each snapshot (the newest last); the rest stay in the log.
 NOTICES_SENT = 20
@@ -239,12 +239,16 @@ def build(view: SeatView, log: SeatLog, dialog: Dialog | None, connection: Json,
         ],
         "chat_reset": sent is None,
         "notices": list(log.notices)[-NOTICES_SENT:],
-        "moves": [
-            {"n": m.number, "kind": m.kind, "text": m.text}
-            for m in list(log.moves)[-MOVES_SENT:]
-            if sent is None or m.number > sent.moves
-        ],
+        "moves": [_move_line(m) for m in list(log.moves)[-MOVES_SENT:] if sent is None or m.number > sent.moves],
         "moves_reset": sent is None,
         # Marks the page draws on every tile of a code: the wild tiles of a rule system with wilds (Beijing).
         "marks": {tiles.code(wild): ["wild"]} if wild is not None else {},
     }
+
+
+def _move_line(line: LogLine) -> Json:
+    """A line of the move log; one that names tiles also cut at them (``parts``), for the page to name them."""
+    shown: Json = {"n": line.number, "kind": line.kind, "text": line.text}
+    if line.parts:
+        shown["parts"] = list(line.parts)
+    return shown

@@ -47,6 +47,7 @@ export class ActionDialog {
     this.autoFor = null;
     this.timer = null;
     this.offline = null; // why nothing can be pressed now (the connection is down), else null
+    this.held = null; // why nothing can be pressed while a new game starts (the game in hand waits), else null
     this.said = null; // why the last press did nothing: { number, text } of the dialog it was said in
     this.onShow = null; // called with each new dialog put on screen (the turn sound)
     this.local = () => false; // whether Game ▸ New local game is offered (said at the end of the game)
@@ -65,9 +66,14 @@ export class ActionDialog {
     if (this.state) this.render(this.state);
   }
 
+  /** Why no button can be pressed now (a new game starting, the connection down), else null. */
+  blocked() {
+    return this.held || this.offline;
+  }
+
   /** Whether ``button`` can be pressed now (with the selected tile, if it takes one). */
   enabled(button, code = this.hand.selectedCode()) {
-    if (!button.enabled || this.offline) return false;
+    if (!button.enabled || this.blocked()) return false;
     if (button.tiles === null) return true;
     return button.tiles.includes(code);
   }
@@ -134,10 +140,11 @@ export class ActionDialog {
     return false;
   }
 
-  /** While disconnected: say so on the dialog's message line (and press nothing). */
+  /** While disconnected or starting a new game: say so on the dialog's message line (and press nothing). */
   refusedOffline() {
-    if (this.offline) this.explain(this.offline);
-    return Boolean(this.offline);
+    const why = this.blocked();
+    if (why) this.explain(why);
+    return Boolean(why);
   }
 
   /** An underlined letter typed: the button it belongs to; one that cannot be pressed says why. */
@@ -176,7 +183,8 @@ export class ActionDialog {
       this.holder.replaceChildren(this.result(state));
       return;
     }
-    if (!dialog || this.automatic(dialog)) {
+    // (nothing is answered by itself while held: the preferences answer once the game in hand is back)
+    if (!dialog || (!this.held && this.automatic(dialog))) {
       this.holder.replaceChildren();
       return;
     }
@@ -241,7 +249,7 @@ export class ActionDialog {
 
   /** Why ``spec`` cannot be pressed now (with the tile ``code`` selected): the server's reason, else the tile's. */
   why(spec, code = this.hand.selectedCode()) {
-    if (this.offline) return this.offline;
+    if (this.blocked()) return this.blocked();
     if (!spec.enabled) return spec.reason ? `${spec.label}: ${spec.reason}` : `${spec.label} is not possible now`;
     if (!code) return 'Select a tile first';
     return `Not with ${tileName(code)}: ${spec.reason || 'select another tile'}`;

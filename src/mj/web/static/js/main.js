@@ -17,6 +17,7 @@ import { installSprite, setMarks } from './tiles.js';
 
 const app = {
   state: null,
+  starting: null, // what the page says while a new game starts (the game in hand is blocked), else null
   caps: { local: false, join_any: false, server: '', name: '' },
   welcomed: false,
   shownScoring: null,
@@ -43,7 +44,60 @@ function status(text, isError = false) {
   bar.appendChild(span);
 }
 
+// ------------------------------------------------------------------ starting a new game
+
+// Blocked while a new game starts: everything but the "starting" notice itself.
+const BLOCKED_WHILE_STARTING = ['menubar', 'start-failed', 'main', 'statusbar', 'float-dock', 'panels'];
+
+/**
+ * Ask for a new local game (or a resumed one). The gateway leaves the game in hand only once the new
+ * one has started, so until it answers (welcome: the new game; error: it did not start) the page
+ * says so and takes no move for the old game: a press now could not be meant for either game.
+ */
+function startGame(message) {
+  if (!send(message)) {
+    failedStart('Not connected to xmj: the new game was not started.');
+    return;
+  }
+  failedStart(null);
+  setStarting(message.type === 'resume' ? 'Resuming the saved game…' : 'Starting a new game…');
+}
+
+function setStarting(text) {
+  app.starting = text;
+  const cover = document.getElementById('starting');
+  cover.hidden = !text;
+  cover.querySelector('.text').textContent = text || '';
+  const seated = Boolean(app.state && app.state.connection.status === 'connected');
+  cover.querySelector('.sub').textContent = text && seated ? 'Your game waits here until the new one has started.' : '';
+  if (text) cover.querySelector('.box').setAttribute('aria-label', text);
+  for (const id of BLOCKED_WHILE_STARTING) document.getElementById(id).inert = Boolean(text);
+  dialog.held = text ? `${text} Your game waits until it has started.` : null;
+  if (text) cover.querySelector('.box').focus();
+  if (app.state) dialog.render(app.state);
+}
+
+/** Say in one line, until dismissed or the next start, why a new game did not start (null: hide it). */
+function failedStart(text) {
+  const line = document.getElementById('start-failed');
+  const was = !line.hidden;
+  line.hidden = !text;
+  line.querySelector('.text').textContent = text || '';
+  if (was !== Boolean(text)) {
+    fitBoard();
+    render();
+  }
+}
+
+function startRefused(reason) {
+  setStarting(null);
+  const seated = app.state && app.state.connection.status === 'connected';
+  const said = reason.charAt(0).toUpperCase() + reason.slice(1);
+  failedStart(`${said}${/[.!?]$/.test(said) ? '' : '.'}${seated ? ' Your game goes on.' : ''}`);
+}
+
 function onConnection(up) {
+  if (!up && app.starting) startRefused('the connection to xmj was lost: the new game was not started');
   const board = document.getElementById('board');
   board.classList.toggle('offline', !up);
   board.dataset.offline = 'Connection lost — reconnecting…';
@@ -59,6 +113,10 @@ function onMessage(message) {
     case 'state': update(message); break;
     case 'announce': announce(app.state, message.player, message.text); break;
     case 'error':
+      if (app.starting && (message.request === 'new_game' || message.request === 'resume')) {
+        startRefused(message.message);
+        return;
+      }
       if (message.message === 'that dialog is out of date') return;
       status(message.message, true);
       dialog.refused();
@@ -68,6 +126,7 @@ function onMessage(message) {
 }
 
 function welcome(message) {
+  if (app.starting) setStarting(null); // the new game: the gateway has left the old one
   app.caps = message.caps;
   setToken(message.token);
   hand.useSeat(message.token);
@@ -77,7 +136,7 @@ function welcome(message) {
     dialog.render({ dialog: null });
     status(app.caps.local ? 'Not at a table: start a new local game or join a server (Game menu).' : 'Not at a table: join the game.');
     if (!panelOpen()) {
-      if (app.caps.local) newLocalGame(app.caps, send);
+      if (app.caps.local) newLocalGame(app.caps, startGame);
       else joinServer(app.caps, send);
     }
   } else {
@@ -259,6 +318,10 @@ function typing(target) {
 
 function wireKeyboard(menus) {
   document.addEventListener('keydown', (event) => {
+    if (app.starting) { // no key reaches the game in hand, nor the menus (the browser's own Ctrl keys do)
+      if (!event.ctrlKey && !event.metaKey) event.preventDefault();
+      return;
+    }
     if (event.key === 'Escape') {
       closePanel();
       menus.close();
@@ -315,7 +378,7 @@ function start() {
         {
           label: 'New local game...', key: 'n', enabled: localOnly,
           action: unlessPlaying('New local game', 'A game is in progress. Starting a new one leaves it. Go on?', 'Leave and start',
-            () => newLocalGame(app.caps, send)),
+            () => newLocalGame(app.caps, startGame)),
         },
         {
           label: 'Join server...', key: 'j',
@@ -325,7 +388,7 @@ function start() {
         {
           label: 'Resume game...', key: 'r', enabled: localOnly,
           action: unlessPlaying('Resume game', 'A game is in progress. Resuming another leaves it. Go on?', 'Leave and resume',
-            () => resumeGame(app.caps, send)),
+            () => resumeGame(app.caps, startGame)),
         },
         { label: 'Save', key: 's', enabled: seated, action: () => send({ type: 'save', filename: '' }) },
         { label: 'Save as...', key: 'a', enabled: seated, action: () => saveAs(send, app.state && app.state.connection.save_folder) },
@@ -363,6 +426,7 @@ function start() {
   ]);
   wireHand();
   wireKeyboard(menus);
+  document.querySelector('#start-failed button').addEventListener('click', () => failedStart(null));
   onPrefs(() => { applyTheme(); render(); });
   applyTheme();
   fitBoard();
