@@ -447,9 +447,13 @@ def test_the_last_tile_double_is_for_drawing_the_last_tile_not_for_a_discard_aft
 
 def test_discarder_pays_for_all_only_when_the_table_plays_it() -> None:
     assert result()["payments"] == {"E": -8, "S": 20, "W": -8, "N": -4}
-    assert result(options={"DiscarderPaysAll": True})["payments"] == {"E": 0, "S": 20, "W": -20, "N": 0}
-    drawn = result(options={"DiscarderPaysAll": True}, how="self-drawn", discarder=None)
+    assert result(options={"DiscPaysAll": True})["payments"] == {"E": 0, "S": 20, "W": -20, "N": 0}
+    drawn = result(options={"DiscPaysAll": True}, how="self-drawn", discarder=None)
     assert drawn["payments"]["E"] < 0 and drawn["payments"]["N"] < 0
+
+
+def test_the_option_s_earlier_name_discarder_pays_all_is_still_accepted() -> None:
+    assert result(options={"DiscarderPaysAll": True})["payments"] == result(options={"DiscPaysAll": True})["payments"]
 
 
 def test_upstairs_doubles_everything_only_when_the_table_plays_it() -> None:

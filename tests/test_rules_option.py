@@ -51,3 +51,11 @@ def test_the_server_table_plays_the_rules_named() -> None:
     assert args.rules == "classical"
     assert server_cli.build_settings(args, registry.get(args.rules)).rules is CLASSICAL
     assert server_cli.build_parser().parse_args([]).rules == registry.DEFAULT_NAME
+
+
+@pytest.mark.parametrize("name", registry.names())
+def test_every_option_name_of_a_rule_system_fits_the_protocol_s_word_of_15_characters(name: str) -> None:
+    """Options travel as ``SetGameOption`` and ``GameOption`` words (protocol.md §2.1): a longer name is cut short
+    on the way and the server no longer knows it."""
+    long = [entry.name for entry in registry.get(name).new_options().entries() if len(entry.name) > 15]
+    assert long == []

@@ -104,7 +104,7 @@ def test_random_play_by_the_ims_legal_moves_keeps_every_invariant(multiple_wins:
     assert figures.hands >= 60 and figures.probes > 0
 
 
-BEIJING_VARIATIONS = ("AtMostOnce", "NoWinAfterPass", "VoidSuit", "BustedBanker", "Upstairs", "DiscarderPaysAll")
+BEIJING_VARIATIONS = ("AtMostOnce", "NoWinAfterPass", "VoidSuit", "BustedBanker", "Upstairs", "DiscPaysAll")
 
 
 @pytest.mark.parametrize("variations", [(), BEIJING_VARIATIONS], ids=["defaults", "every-variation"])

@@ -19,6 +19,7 @@ from mj.protocol.fields import ChowPosition
 from mj.rules.base import SeatHand, Win, WinSource
 from mj.rules.beijing.rules import BEIJING
 from mj.seatview import SeatView
+from mj.server.cli import read_option_file
 from mj.web import app, snapshot
 from mj.web.dialogs import ActionError, Dialog, choose, current
 from mj.web.seatlog import SeatLog
@@ -225,17 +226,20 @@ def test_a_payer_figure_naming_no_seat_of_the_hand_is_left_out_and_changes_nothi
 def test_the_new_game_panel_offers_beijing_with_all_its_table_options_and_writes_them_for_the_server() -> None:
     systems = {s["name"]: s for s in app._rule_systems()}
     offered: dict[str, Any] = {o["name"]: o["value"] for o in systems["beijing"]["options"]}
-    assert {"Unit", "HeavenlyWin", "VoidSuit", "DiscarderPaysAll", "NoWinAfterPass", "WallEnd"} <= set(offered)
+    assert {"Unit", "HeavenlyWin", "VoidSuit", "DiscPaysAll", "NoWinAfterPass", "WallEnd"} <= set(offered)
     assert offered["Unit"] == 1 and offered["VoidSuit"] == 0  # every variation off by default
     chosen = {**offered, "Unit": 2, "VoidSuit": True, "WallEnd": 2}  # the panel sends every option
     path = app._option_file(BEIJING, chosen)
     assert path is not None
     try:
         written = {line.split()[2]: line.split()[6] for line in path.read_text().splitlines()}
+        read_back = {entry.name: entry.value for entry in read_option_file(path, BEIJING)}
     finally:
         path.unlink()
     assert len(written) == len(offered)
     assert (written["Unit"], written["VoidSuit"], written["WallEnd"], written["AtMostOnce"]) == ("2", "1", "2", "0")
+    # the server takes every option the panel wrote, under the name the panel offered
+    assert set(read_back) == set(offered) and read_back["VoidSuit"] == 1 and read_back["WallEnd"] == 2
     with pytest.raises(app.RequestError, match="Unit"):
         app._option_file(BEIJING, {"Unit": 3})
 

@@ -27,7 +27,7 @@ PURE_ONE_SUIT: Final = "PureOneSuit"
 ALL_PUNGS: Final = "AllPungs"
 SINGLE_TILE: Final = "SingleTile"
 LAST_TILE: Final = "LastTile"
-DISCARDER_PAYS_ALL: Final = "DiscarderPaysAll"
+DISCARDER_PAYS_ALL: Final = "DiscPaysAll"
 NO_WIN_AFTER_PASS: Final = "NoWinAfterPass"
 WALL_END: Final = "WallEnd"
 BUSTED_POINTS: Final = "BustedPoints"
@@ -104,6 +104,9 @@ SCHEMA: Final[tuple[OptionSpec, ...]] = (
     ),
 )
 _BY_NAME: Final = {spec.name: spec for spec in SCHEMA}
+#: Names an option had before, still accepted where options are given by name (``mj score --json``):
+#: ``DiscarderPaysAll`` was one character too long for the protocol's option names (a word of 15).
+EARLIER_NAMES: Final = {"DiscarderPaysAll": DISCARDER_PAYS_ALL}
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,6 +124,7 @@ class BeijingOptions:
 
 def parse(given: Mapping[str, object]) -> BeijingOptions:
     """The options ``given`` by name, the others at their defaults; unknown names and bad values are errors."""
+    given = {EARLIER_NAMES.get(name, name): value for name, value in given.items()}
     for name in given:
         if name not in _BY_NAME:
             raise BeijingOptionError(f"unknown Beijing option {name!r} (the options are {', '.join(_BY_NAME)})")

@@ -1,7 +1,7 @@
 """Beijing payments: each non-winner pays the winner their own amount; nobody else settles.
 
 On a discard (or a robbed kong) all three non-winners pay, each with their own
-doubles; with DiscarderPaysAll the discarder pays all three amounts. A busted banker
+doubles; with DiscPaysAll the discarder pays all three amounts. A busted banker
 pays each other player the agreed points (the table decides when; this is the sum).
 """
 

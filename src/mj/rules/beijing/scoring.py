@@ -267,7 +267,7 @@ class BeijingScore:
     """A winning hand's score, or why it may not go out this way.
 
     ``shared`` are the doubles every payer shares (score-json.md's ``doubles``);
-    ``payers`` each non-winner's own doubles and amount, before DiscarderPaysAll moves
+    ``payers`` each non-winner's own doubles and amount, before DiscPaysAll moves
     who pays (:mod:`mj.rules.beijing.payments`).
     """
 
