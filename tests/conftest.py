@@ -163,6 +163,20 @@ def browser() -> Iterator[Any]:
 
 
 @pytest.fixture
+def page(browser: Any, request: pytest.FixtureRequest) -> Iterator[Any]:
+    """A fresh tab (its own storage) of the module's ``VIEWPORT`` (1400 x 900 unless it says), failing the test
+    on any script error."""
+    width, height = getattr(request.module, "VIEWPORT", (1400, 900))
+    context = browser.new_context(viewport={"width": width, "height": height})
+    tab = context.new_page()
+    errors: list[str] = []
+    tab.on("pageerror", lambda exc: errors.append(str(exc)))
+    yield tab
+    context.close()
+    assert not errors, f"script errors in the page: {errors}"
+
+
+@pytest.fixture
 def artifacts() -> Path:
     """Where a browser test saves its screenshots."""
     folder = ARTIFACTS / "web"

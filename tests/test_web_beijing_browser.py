@@ -11,11 +11,9 @@ from __future__ import annotations
 
 import contextlib
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
 from playwright.sync_api import Error as PlaywrightError
 
 from mj.replay import read_entries, replay
@@ -38,16 +36,8 @@ MARKS_JS = """() => {
 }"""
 
 
-@pytest.fixture
-def page(browser: Any) -> Iterator[Any]:
-    """A fresh tab (its own storage), failing the test on any script error."""
-    context = browser.new_context(viewport={"width": 1920, "height": 1080})
-    tab = context.new_page()
-    errors: list[str] = []
-    tab.on("pageerror", lambda exc: errors.append(str(exc)))
-    yield tab
-    context.close()
-    assert not errors, f"script errors in the page: {errors}"
+#: The window the ``page`` fixture (conftest) opens for this module.
+VIEWPORT = (1920, 1080)
 
 
 def shoot(page: Any, artifacts: Path, name: str) -> None:

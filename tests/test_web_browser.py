@@ -11,11 +11,9 @@ from __future__ import annotations
 import contextlib
 import random
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
 from playwright.sync_api import Error as PlaywrightError
 
 from mj import tiles
@@ -52,18 +50,6 @@ def dealing_east(path: Path, hand: tuple[str, ...], shuffle: int | None = None) 
         wall.append(next(east) if index in EAST_INDICES else tiles.code(next(others)))
     path.write_text(" ".join(wall) + "\n")
     return path
-
-
-@pytest.fixture
-def page(browser: Any) -> Iterator[Any]:
-    """A fresh tab (its own storage), failing the test on any script error."""
-    context = browser.new_context(viewport={"width": 1400, "height": 900})
-    tab = context.new_page()
-    errors: list[str] = []
-    tab.on("pageerror", lambda exc: errors.append(str(exc)))
-    yield tab
-    context.close()
-    assert not errors, f"script errors in the page: {errors}"
 
 
 def use_prefs(page: Any, prefs: str) -> None:

@@ -10,11 +10,9 @@ from __future__ import annotations
 import contextlib
 import json
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
 from playwright.sync_api import Error as PlaywrightError
 
 from test_web import running_xmj
@@ -24,18 +22,6 @@ IMS_BUTTONS = {"Draw", "Pass", "Connect Lower", "Connect Middle", "Connect Upper
                "MahJong", "Discard"}  # fmt: skip
 #: The manual's names for Chinese Classical, which an IMS table never shows.
 CLASSICAL_BUTTONS = {"No claim", "Chow", "Pung", "Kong", "Mah Jong!", "Calling", "Declare"}
-
-
-@pytest.fixture
-def page(browser: Any) -> Iterator[Any]:
-    """A fresh tab (its own storage), failing the test on any script error."""
-    context = browser.new_context(viewport={"width": 1400, "height": 900})
-    tab = context.new_page()
-    errors: list[str] = []
-    tab.on("pageerror", lambda exc: errors.append(str(exc)))
-    yield tab
-    context.close()
-    assert not errors, f"script errors in the page: {errors}"
 
 
 def test_a_whole_ims_game_in_the_browser_by_default_buttons_and_double_clicks(

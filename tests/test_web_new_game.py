@@ -16,11 +16,9 @@ from __future__ import annotations
 import json
 import re
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
-
-import pytest
 
 from procs import children_of
 from test_web import Browser, Xmj, browser_tab, run, running_xmj
@@ -134,18 +132,6 @@ def test_a_new_game_whose_page_went_away_while_it_started_is_ended_and_the_game_
 
 
 # ------------------------------------------------------------------ in the browser
-
-
-@pytest.fixture
-def page(browser: Any) -> Iterator[Any]:
-    """A fresh tab (its own storage), failing the test on any script error."""
-    context = browser.new_context(viewport={"width": 1400, "height": 900})
-    tab = context.new_page()
-    errors: list[str] = []
-    tab.on("pageerror", lambda exc: errors.append(str(exc)))
-    yield tab
-    context.close()
-    assert not errors, f"script errors in the page: {errors}"
 
 
 class HeldStart:

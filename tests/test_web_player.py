@@ -12,7 +12,6 @@ import itertools
 import json
 import re
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -25,18 +24,6 @@ from test_web_browser import EAST_INDICES, MANUAL, to_easts_first_turn, use_pref
 
 #: Quick robots for the tests that play on (the default level 3 thinks longer).
 LEVEL_1 = ("--level", "1")
-
-
-@pytest.fixture
-def page(browser: Any) -> Iterator[Any]:
-    """A fresh tab (its own storage), failing the test on any script error."""
-    context = browser.new_context(viewport={"width": 1400, "height": 900})
-    tab = context.new_page()
-    errors: list[str] = []
-    tab.on("pageerror", lambda exc: errors.append(str(exc)))
-    yield tab
-    context.close()
-    assert not errors, f"script errors in the page: {errors}"
 
 
 def our_turn(page: Any, timeout: float = 20_000) -> None:
