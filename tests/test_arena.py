@@ -7,6 +7,7 @@ rotations) so the whole file runs in a few seconds.
 from __future__ import annotations
 
 import json
+import os
 import re
 from pathlib import Path
 
@@ -16,11 +17,13 @@ from conftest import require_original
 from mj import arena, compiled
 from mj.arena.game import GameSetup, joining_order, play
 from mj.arena.players import PlayerSpec, SpecError, parse_player
+from mj.arena.plot import check_plot_path
 from mj.arena.report import format_result
 from mj.cli import main
 from mj.replay import read_entries, replay
 from mj.robot.levels import DEFAULT_LEVEL
 from mj.robot.personality import Personality
+from mj.rules.ims.rules import IMS
 
 SHORT = ("NumRounds=1",)
 PLAYERS = ("level=1", "level=2", "level=3,hiddenness=0.5", "chowness=-1,name=NoChow")
@@ -142,10 +145,35 @@ def test_a_missing_option_file_stops_the_command(tmp_path: Path, capsys: pytest.
         ("NumRounds=3", "option 'NumRounds=3': Number of rounds must be 1, 2 or a multiple of 4"),
         ("Colours=3", "option 'Colours=3': Trying to set unknown option"),
         ("NoLimit", "option 'NoLimit': expected NAME=VALUE"),
+        ("End=0", "option 'End=0': End marks the end of the protocol's option list; it is not an option to set"),
+        ("NoLimit=maybe", "option 'NoLimit=maybe': No boolean value found for option (true, false, 1 or 0)"),
     ],
 )
 def test_a_bad_game_option_stops_the_command(option: str, message: str, capsys: pytest.CaptureFixture[str]) -> None:
     assert _one_line_error(["arena", "--option", option, *["level=1"] * 4], capsys) == message
+
+
+@pytest.mark.parametrize(("word", "value"), [("true", 1), ("False", 0), ("1", 1), ("0", 0)])
+def test_a_bool_option_is_given_as_true_or_false_or_as_1_or_0(word: str, value: int) -> None:
+    """As the docs list the values, and as the lobby and ``mj score`` take them (JSON's true and false)."""
+    (entry,) = arena.game_options(settings=[f"CountFlowers={word}"], rules=IMS)
+    assert (entry.name, entry.value) == ("CountFlowers", value)
+
+
+def test_an_option_given_twice_is_played_and_reported_with_its_last_value() -> None:
+    options = arena.game_options(OPTION_FILE, ["NumRounds=2", "FlowersLoose=0", "NumRounds=1"])
+    assert [(e.name, e.value) for e in options] == [
+        ("DeadWall16", 1),
+        ("FlowersLoose", 0),
+        ("ShowOnWashout", 1),
+        ("NumRounds", 1),
+    ]
+
+
+def test_the_end_of_an_option_files_list_is_no_option_played(tmp_path: Path) -> None:
+    listed = tmp_path / "listed.opt"
+    listed.write_bytes(OPTION_FILE.read_bytes() + b"GameOption 0 End bool 0 1 1 end of option list\r\n")
+    assert [e.name for e in arena.game_options(listed)] == [e.name for e in arena.game_options(OPTION_FILE)]
 
 
 def test_games_come_in_fours(capsys: pytest.CaptureFixture[str]) -> None:
@@ -274,6 +302,28 @@ def test_the_command_prints_json_and_draws_the_scores(tmp_path: Path, capsys: py
 def test_a_plot_that_cannot_be_written_stops_the_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     error = _one_line_error(["arena", "--plot", str(tmp_path / "no" / "scores.png"), *["level=1"] * 4], capsys)
     assert error == f"--plot {tmp_path / 'no' / 'scores.png'}: no directory {tmp_path / 'no'}"
+
+
+@pytest.mark.parametrize(
+    ("place", "reason"),
+    [("folder.png", "not a regular file"), ("fifo.png", "not a regular file"), ("/proc/x.png", "cannot write it")],
+)
+def test_a_plot_in_place_of_a_folder_or_where_nothing_can_be_written_stops_the_command_before_any_game(
+    place: str, reason: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "folder.png").mkdir()
+    os.mkfifo(tmp_path / "fifo.png")
+    plot = tmp_path / place
+    error = _one_line_error(["arena", "--games", "4", "--plot", str(plot), *["level=1"] * 4], capsys)
+    assert error.startswith(f"--plot {plot}: {reason}"), error
+
+
+def test_checking_the_plot_leaves_no_file_and_keeps_an_old_one(tmp_path: Path) -> None:
+    check_plot_path(tmp_path / "new.png")
+    assert not (tmp_path / "new.png").exists()
+    (tmp_path / "old.png").write_bytes(b"old")
+    check_plot_path(tmp_path / "old.png")
+    assert (tmp_path / "old.png").read_bytes() == b"old"
 
 
 # ---------------------------------------------------------------------- mj bench arena

@@ -8,12 +8,14 @@ the original's.
 
 from __future__ import annotations
 
+import pytest
+
 from mj.arena.exchange import exchange
 from mj.arena.players import parse_player
 from mj.arena.tally import GameTally
 from mj.robot.agent import Robot
 from mj.rules.beijing.rules import BEIJING
-from mj.table import Table, TableSettings
+from mj.table import LoadError, Table, TableSettings
 
 
 def test_a_beijing_save_loads_with_the_last_hand_drawn_and_the_banker_run_kept_at_every_hand() -> None:
@@ -58,3 +60,38 @@ def test_a_classical_save_says_nothing_of_the_hand_before() -> None:
     robots = [Robot(parse_player("default").strategy(7)) for _ in range(4)]
     exchange(table, robots, [f"Robot{n}" for n in range(1, 5)], GameTally(), None)
     assert len(texts) >= 16 and not any("AfterDraw" in text for text in texts)
+
+
+class _Saved(Exception):
+    """Stops the game once it has been saved."""
+
+
+def _beijing_save_in_its_second_hand() -> str:
+    saved: list[str] = []
+
+    def save_once(at: Table) -> None:
+        if at.game is not None and at.game.hands_started >= 2 and len(at.game.history) > 20:
+            saved.append(at.save_text())
+            raise _Saved
+
+    table = Table(TableSettings(timeout=0, seed=3, rules=BEIJING))
+    table.journal = save_once
+    robots = [Robot(parse_player("default").strategy(3)) for _ in range(4)]
+    with pytest.raises(_Saved):
+        exchange(table, robots, [f"Robot{n}" for n in range(1, 5)], GameTally(), None)
+    return saved[0]
+
+
+@pytest.mark.parametrize(
+    "damaged",
+    ["AfterDraw 7 BankerHands 0", "AfterDraw 1 BankerHands -5", "AfterDraw x BankerHands y", "AfterDraw 1",
+     "AfterDraw 1 BankerHands 99999999999999999999"],
+)  # fmt: skip
+def test_a_damaged_hand_start_comment_is_refused_not_read_as_no_draw_and_no_run(damaged: str) -> None:
+    text = _beijing_save_in_its_second_hand()
+    written = next(line for line in text.split("\r\n") if line.startswith("# AfterDraw "))
+    whole = Table(TableSettings(rules=BEIJING))
+    whole.load(text.replace(written, "# AfterDraw 1 BankerHands 2"))
+    assert whole.game is not None and (whole.game.after_draw, whole.game.banker_hands) == (True, 2), "the guard"
+    with pytest.raises(LoadError, match=r"line \d+: expected '# AfterDraw 0\|1 BankerHands N'"):
+        Table(TableSettings(rules=BEIJING)).load(text.replace(written, f"# {damaged}"))

@@ -368,7 +368,7 @@ def test_an_ims_hand_saved_with_revealed_flowers_and_a_hidden_kong_is_restored_b
     head: list[C.CMsg] = [C.Player(p, f"P{p}") for p in game.seating]
     head += [game.hand_start, completed_rounds_comment(0), *(C.GameOption(0, e) for e in game.options.entries())]
     head.append(C.Wall(tiles.codes(game.hand_wall)))
-    saved = parse_save(format_save([*head, *game.history]))
+    saved = parse_save(format_save([*head, *game.history]), IMS)
     again = restore_game(saved, FixedWalls([]), Config(rules=IMS))
     assert [m.encode() for m in again.history] == [m.encode() for m in game.history]
     assert again.seats[0].specials == t("1F 2F")

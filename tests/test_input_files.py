@@ -78,6 +78,11 @@ def _set(field: int, value: str) -> Callable[[list[str]], list[str]]:
     return lambda words: [*words[:field], value, *words[field + 1 :]]
 
 
+def _comment(text: str) -> Callable[[str], str]:
+    """The save with the comment ``# text`` before its options, where saves write ``# CompletedRounds``."""
+    return lambda save: save.replace("\r\nGameOption 0 Timeout", f"\r\n# {text}\r\nGameOption 0 Timeout")
+
+
 CORRUPT_SAVES = {
     "short wall": (_replace_line("Wall ", lambda w: w[:14]), "the wall has 13 tiles, the tile set has 144"),
     "wall of 143": (_replace_line("Wall ", lambda w: w[:-1]), "the wall has 143 tiles"),
@@ -91,11 +96,17 @@ CORRUPT_SAVES = {
     "negative timeout": (_replace_line("GameOption 0 Timeout ", _set(6, "-5")), "Can't set negative timeout!"),
     "huge NumRounds": (_replace_line("GameOption 0 NumRounds ", _set(6, "9" * 23)), "Number of rounds must be"),
     "NumRounds 104": (_replace_line("GameOption 0 NumRounds ", _set(6, "104")), "between 1 and 100"),
-    "huge CompletedRounds": (
-        lambda text: text.replace(
-            "\r\nGameOption 0 Timeout", "\r\n# CompletedRounds 77777777777\r\nGameOption 0 Timeout"
-        ),
-        "CompletedRounds .* must be below",
+    "huge CompletedRounds": (_comment("CompletedRounds 77777777777"), "CompletedRounds .* must be below"),
+    "negative CompletedRounds": (_comment("CompletedRounds     -3"), "completed rounds must be a whole number"),
+    "CompletedRounds not a number": (_comment("CompletedRounds x"), "completed rounds must be a whole number"),
+    # a journal damaged inside its option list: the defaults would stand in for the rest
+    "cut inside the option list": (
+        lambda text: text[: text.index("GameOption 0 EastDoubles") + len("GameOption 0 EastDo")],
+        "the option list has no End line",
+    ),
+    "an option line gone": (
+        lambda text: re.sub(r"GameOption 0 NumRounds [^\r]*\r\n", "", text),
+        "the option list lacks NumRounds:",
     ),
 }
 
@@ -107,6 +118,29 @@ def test_the_valid_save_these_cases_corrupt_loads() -> None:
     table = Table(TableSettings())
     table.load(save_text())
     assert table.game is not None and len(table.game.history) >= len(saved.history), "the whole hand replays"
+
+
+@pytest.mark.parametrize("path", sorted(VALID_SAVE.parent.glob("*.mjs")), ids=lambda path: path.name)
+def test_the_originals_own_save_files_load(path: Path) -> None:
+    """Its garbage ``#`` comment (protocol.md §10.2) included: only a damaged list of options is refused."""
+    text = path.read_bytes().decode("latin-1")
+    table = Table(TableSettings())
+    table.load(text)
+    assert table.game is not None and table.game.history, "the hand in progress replays"
+
+
+@pytest.mark.parametrize(
+    ("junk", "quoted"),
+    [("X" * 200_000, "unknown message keyword 'XXXX"), ("StopPlay " + "x" * 200_000, "history item 235 ('StopPlay xx")],
+    ids=["unknown keyword", "history item"],
+)
+def test_a_huge_junk_line_is_refused_in_a_line_that_quotes_only_its_start(
+    junk: str, quoted: str, tmp_path: Path
+) -> None:
+    (tmp_path / "bad.mjs").write_bytes((save_text() + junk + "\r\n").encode("latin-1"))
+    done = run_server(tmp_path, "--load-game", "bad.mjs")
+    assert_refused(done, re.escape(quoted) + r".*\.\.\. \(2000\d\d characters\)")
+    assert len(done.stderr) < 400, "the quote is cut, not the 200 KB line"
 
 
 @pytest.mark.parametrize("case", sorted(CORRUPT_SAVES), ids=str)

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from mj.rules.ims.rules import IMS
 from mj.savefile import parse_save
 from test_journal import moves_in, moves_sent_to_player_1
 from test_server_sessions import GAME_TIME, SLOW, Lab, replay_verdict
@@ -61,7 +62,7 @@ def test_an_ims_journal_of_a_server_killed_mid_hand_resumes_with_rules_ims_and_t
     before_kill = moves_sent_to_player_1(lab.log())
     assert b" Settlement " not in lab.log(), "precondition: killed in the first hand"
 
-    journal = parse_save((lab.workdir / "journal.mjs").read_bytes().decode("latin-1"))
+    journal = parse_save((lab.workdir / "journal.mjs").read_bytes().decode("latin-1"), IMS)
     kept = moves_in(journal.history)
     assert kept[: len(before_kill)] == before_kill, "every move before the kill is in the journal"
 

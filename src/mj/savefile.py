@@ -3,8 +3,12 @@
 A save is written with the wire's framing, so multi-line score texts survive, and
 read back with the same decoder; every line must decode as a controller message.
 The original writes garbage in its ``# CompletedRounds`` comment and never reads it
-back; we write the number and read it when it parses (§16 item 7), which old files
-and the original's loader both tolerate.
+back; we write the number and read it back (§16 item 7): the original's garbage never
+begins with the word, and a comment that does but holds no count is damage, refused.
+
+The option list is whole or the file is refused: every save, the original's too, lists
+all the options of its rules and ends the list with ``End``, and a journal cut inside
+the list would otherwise resume with the defaults in place of what was played.
 
 A save of a rule system the original cannot play (Beijing) adds one more comment,
 ``# AfterDraw 1 BankerHands 3``: whether the hand before the saved one was drawn and
@@ -23,15 +27,20 @@ from mj import tiles
 from mj.protocol import cmsg as C
 from mj.protocol.fields import ProtocolError
 from mj.protocol.framing import ENCODING, LineDecoder, encode_line
+from mj.quoting import quoted
 from mj.rules.options import GameOptions, OptionEntry, OptionError
 from mj.tiles import Tile
 
 if TYPE_CHECKING:  # the rule systems are not needed to read a classical save
     from mj.rules.ruleset import Ruleset
 
+_COMPLETED_WORD: Final = "CompletedRounds"
 _COMPLETED = re.compile(r"CompletedRounds\s+(\d+)\s*$")
+_HAND_START_WORD: Final = "AfterDraw"
 _HAND_START = re.compile(r"AfterDraw\s+([01])\s+BankerHands\s+(\d{1,9})\s*$")
 
+#: The missing options a refusal names, of a list that may lack all of them.
+_NAMED: Final = 3
 #: Player ids are C ints in the original's clients.
 MAX_PLAYER_ID: Final = 2**31 - 1
 #: Far beyond any game's score (a no-limit game of 100 rounds included), far below 20 digits.
@@ -95,15 +104,13 @@ def parse_save(text: str, rules: Ruleset | None = None) -> SavedGame:
         try:
             message = C.decode(line)
         except ProtocolError as exc:
-            raise SaveFileError(f"line {number}: not a controller message ({exc}): {line[:60]!r}") from None
+            raise SaveFileError(f"line {number}: not a controller message ({exc}): {quoted(line)}") from None
         if isinstance(message, C.Comment):
-            found = _COMPLETED.match(message.text.strip())
-            if found:
-                digits = found.group(1).lstrip("0") or "0"
-                completed = int(digits) if len(digits) <= 9 else 10**9  # checked against NumRounds below
-            started = _HAND_START.match(message.text.strip())
-            if started:
-                hand_start = (started.group(1) == "1", int(started.group(2)))
+            text = message.text.strip()
+            if text.startswith(_COMPLETED_WORD):  # the original's garbage comment never does
+                completed = _completed_rounds(text, number)
+            elif text.startswith(_HAND_START_WORD):
+                hand_start = _hand_start(text, number)
         elif isinstance(message, C.Player) and game is None:
             players.append(message)
         elif isinstance(message, C.Game) and game is None:
@@ -128,6 +135,7 @@ def parse_save(text: str, rules: Ruleset | None = None) -> SavedGame:
     seated = {game.east, game.south, game.west, game.north}
     if len(seated) != 4 or {p.id for p in players} != seated or len(players) != 4:
         raise SaveFileError("the Player lines do not match the four seats of the Game line")
+    _check_option_list(options, game_options)
     for entry in options:
         game_options.apply_entry(entry)
     _check_game(game, game_options, completed)
@@ -139,6 +147,41 @@ def parse_save(text: str, rules: Ruleset | None = None) -> SavedGame:
         if not history or not isinstance(history[0], C.NewHand):
             raise SaveFileError("the hand history must start with NewHand")
     return SavedGame(tuple(players), game, tuple(options), completed, wall, tuple(history), *hand_start)
+
+
+def _completed_rounds(text: str, number: int) -> int:
+    """The rounds a ``# CompletedRounds N`` comment says were played; a damaged one is refused, since the
+    game would otherwise go on for rounds it has already played."""
+    found = _COMPLETED.match(text)
+    if found is None:
+        raise SaveFileError(f"line {number}: the completed rounds must be a whole number, 0 or more: {quoted(text)}")
+    digits = found.group(1).lstrip("0") or "0"
+    return int(digits) if len(digits) <= 9 else 10**9  # checked against NumRounds by _check_game
+
+
+def _hand_start(text: str, number: int) -> tuple[bool, int]:
+    """What a ``# AfterDraw A BankerHands B`` comment says; a damaged one is refused, since reading it as
+    0 and 0 would lose Beijing's Upstairs doubles without a word."""
+    found = _HAND_START.match(text)
+    if found is None:
+        raise SaveFileError(f"line {number}: expected '# AfterDraw 0|1 BankerHands N', not {quoted(text)}")
+    return found.group(1) == "1", int(found.group(2))
+
+
+def _check_option_list(options: Sequence[OptionEntry], schema: GameOptions) -> None:
+    """A save lists every option of its rules, ``End`` last (§10.2); a list cut short (a damaged journal) would
+    resume with defaults in place of the missing values, so a different game: refused."""
+    written = {entry.name for entry in options}
+    missing = [entry.name for entry in schema.entries() if entry.name not in written]
+    if "End" in missing:
+        raise SaveFileError(
+            "the option list has no End line: the file is cut short or damaged, so the game's options are not known"
+        )
+    if missing:
+        named = ", ".join(missing[:_NAMED]) + (f" and {len(missing) - _NAMED} more" if len(missing) > _NAMED else "")
+        raise SaveFileError(
+            f"the option list lacks {named}: the file is damaged or of other rules, so the game's options are not known"
+        )
 
 
 def _check_game(game: C.Game, options: GameOptions, completed: int | None) -> None:

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Final
 
 from mj.inputfile import SMALL_FILE_CAP, read_capped
+from mj.quoting import quoted
 
 Tile = int
 
@@ -93,7 +94,7 @@ def parse(text: str) -> Tile:
     try:
         return _FROM_CODE[text]
     except KeyError:
-        raise TileError(f"not a tile code: {text!r}") from None
+        raise TileError(f"not a tile code: {quoted(text, 10)}") from None
 
 
 def codes(tiles: Iterable[Tile]) -> str:

@@ -101,5 +101,9 @@ def main(args: argparse.Namespace) -> int:
     else:
         print(format_result(result), end="")
     if args.plot is not None:
-        plot_scores(result, args.plot)
+        try:
+            plot_scores(result, args.plot)
+        except OSError as exc:  # checked before the games; the disk may still fill up
+            print(f"mj arena: error: --plot {args.plot}: cannot write it: {exc.strerror or exc}", file=sys.stderr)
+            return 1
     return 0

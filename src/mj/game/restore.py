@@ -14,6 +14,7 @@ from mj.game.sends import IllegalMove
 from mj.protocol import cmsg as C
 from mj.protocol import pmsg as P
 from mj.protocol.framing import WHITESPACE
+from mj.quoting import quoted
 from mj.rules.options import OptionError
 from mj.savefile import SavedGame, SaveFileError
 from mj.tiles import Tile
@@ -118,7 +119,7 @@ def restore_game(saved: SavedGame, later_walls: WallSource, config: Config, *, k
         if number >= len(game.history) or not _same(game.history[number], item):
             made = game.history[number].encode() if number < len(game.history) else "nothing"
             raise SaveFileError(
-                f"history item {number + 1} ({item.encode()!r}) does not follow: the rules give {made!r}"
+                f"history item {number + 1} ({quoted(item.encode())}) does not follow: the rules give {quoted(made)}"
             )
     return game
 
@@ -134,9 +135,9 @@ def _play(game: Game, item: C.CMsg, number: int) -> None:
         return
     intent = _intent(item)
     if intent is None:
-        raise SaveFileError(f"history item {number + 1} ({item.encode()!r}) is not something a player does")
+        raise SaveFileError(f"history item {number + 1} ({quoted(item.encode())}) is not something a player does")
     player, message = intent
     try:
         game.apply(player or game.east, message)
     except IllegalMove as exc:
-        raise SaveFileError(f"history item {number + 1} ({item.encode()!r}) is illegal here: {exc}") from None
+        raise SaveFileError(f"history item {number + 1} ({quoted(item.encode())}) is illegal here: {exc}") from None

@@ -29,6 +29,7 @@ from typing import Annotated, Any, ClassVar, Final, TypeVar, dataclass_transform
 
 from mj import tiles
 from mj.protocol.framing import WHITESPACE
+from mj.quoting import quoted
 from mj.rules.options import OptionEntry, OptionError, parse_entry
 
 
@@ -170,7 +171,7 @@ class _Syntax:
         match = re.compile(self.pattern, re.DOTALL).match(line, pos)
         if match is None:
             raise ProtocolError(
-                f"missing {self.what}" if pos >= len(line) else f"expected {self.what} at {line[pos : pos + 20]!r}"
+                f"missing {self.what}" if pos >= len(line) else f"expected {self.what} at {quoted(line[pos:], 20)}"
             )
         try:
             return self.convert(match[1]), match.end()

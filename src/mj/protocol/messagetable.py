@@ -13,6 +13,7 @@ from typing import Final, Generic
 
 from mj.protocol.fields import M, ProtocolError, install_codecs, read_fields
 from mj.protocol.framing import WHITESPACE
+from mj.quoting import quoted
 
 #: How many different lines :meth:`MessageTable.decode` remembers, per direction.
 MAX_DECODED: Final = 4096
@@ -70,7 +71,7 @@ class MessageTable(Generic[M]):
         keyword = line[: len(line) - len(line.lstrip(self._keyword_chars))]
         cls = self._classes.get(keyword)
         if cls is None:
-            raise ProtocolError(f"unknown message keyword {keyword or line[:20]!r}")
+            raise ProtocolError(f"unknown message keyword {quoted(keyword or line, 30)}")
         rest = line[len(keyword) + 1 :]
         pos = len(line) - len(rest.lstrip(WHITESPACE))
         try:

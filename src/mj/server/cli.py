@@ -26,6 +26,7 @@ from mj.outputfile import OutputFileError
 from mj.protocol import cmsg as C
 from mj.protocol.fields import ProtocolError
 from mj.protocol.framing import ENCODING, MAX_LINE, LineDecoder
+from mj.quoting import quoted
 from mj.rules import registry
 from mj.rules.options import GameOptions, OptionEntry, OptionError, check_value
 from mj.rules.ruleset import Ruleset
@@ -230,7 +231,7 @@ def read_option_file(path: Path, rules: Ruleset = registry.DEFAULT) -> tuple[Opt
         try:
             message = C.decode(line)
         except ProtocolError:
-            print(f"+W+ {path}:{number}: cannot decode {line[:60]!r}; line ignored", file=sys.stderr)
+            print(f"+W+ {path}:{number}: cannot decode {quoted(line)}; line ignored", file=sys.stderr)
             continue
         if isinstance(message, C.GameOption):
             try:
