@@ -116,12 +116,29 @@ def restore_game(saved: SavedGame, later_walls: WallSource, config: Config, *, k
     for number, item in enumerate(saved.history):
         if number >= len(game.history):
             _play(game, item, number)
+            if _unheeded_pause(item, saved.history[number + 1 : number + 2]):
+                game.pause = None
         if number >= len(game.history) or not _same(game.history[number], item):
             made = game.history[number].encode() if number < len(game.history) else "nothing"
             raise SaveFileError(
                 f"history item {number + 1} ({quoted(item.encode())}) does not follow: the rules give {quoted(made)}"
             )
     return game
+
+
+def _unheeded_pause(item: C.CMsg, following: tuple[C.CMsg, ...]) -> bool:
+    """Whether ``item`` is a player's pause the saving server broadcast but never entered.
+
+    The original does not pause on ``RequestPause`` (protocol.md §16 item 4): its saves go on
+    with the next move, where ours would wait for every player's ``Ready``. The file is what
+    was played, so the pause is lifted; one saved while paused (nothing follows) stays paused.
+    """
+    return (
+        isinstance(item, C.Pause)
+        and bool(item.requestor)
+        and bool(following)
+        and not isinstance(following[0], C.PlayerReady)
+    )
 
 
 def _same(made: C.CMsg, saved: C.CMsg) -> bool:
