@@ -105,3 +105,15 @@ def test_keep_logs_keeps_each_game_s_server_log_named_by_seed_and_seat(tournamen
             and e.text.startswith("Connect ")
             for e in entries
         )
+
+
+def test_keep_logs_into_a_file_stops_the_command_before_any_game(
+    tournament: ModuleType, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    taken = tmp_path / "taken"
+    taken.write_text("not a folder", encoding="utf-8")
+    with pytest.raises(SystemExit) as stop:
+        tournament.main(["--seeds", "1", "--keep-logs", str(taken)])
+    assert stop.value.code == 2
+    assert f"--keep-logs {taken}: File exists" in capsys.readouterr().err
+    assert taken.read_text(encoding="utf-8") == "not a folder"
