@@ -22,6 +22,11 @@ their differences, which cancels the luck of the deals both met. Example::
     .venv/bin/python scripts/tournament.py --seeds 1-100 --json results.json
     .venv/bin/python scripts/tournament.py --seeds 1-100 --level 2 --against results.json
     .venv/bin/python scripts/tournament.py --seeds 1-100 --set cost=1,hurry=0 --against results.json
+    .venv/bin/python scripts/tournament.py --seeds 7201-7300 --keep-logs logs/
+
+``--keep-logs DIR`` keeps each game's server ``--logfile`` as ``DIR/seed<N>-seat<S>.log``
+(S the joining place 0..3): it holds every player's draws and every public message, so
+every concealed hand can be rebuilt offline (the study of issue 22's deal-ins needs them).
 
 ``--set`` plays a variant of the level: fields of its :class:`~mj.robot.levels.Defence`
 replaced (levels 2 and 3), so that a change of tuning is measured before it is written.
@@ -36,6 +41,7 @@ import asyncio
 import json
 import math
 import os
+import shutil
 import statistics
 import sys
 import tempfile
@@ -158,6 +164,8 @@ async def run_tournament(seeds: Sequence[int], args: argparse.Namespace) -> list
                     seat=seat,
                     rules=args.rules,
                 )
+                if args.keep_logs is not None and (Path(tmp) / "server.log").exists():
+                    shutil.copyfile(Path(tmp) / "server.log", kept_log(args.keep_logs, seed, seat))
         done += 1
         if not args.quiet:
             s = report.summary
@@ -171,6 +179,11 @@ async def run_tournament(seeds: Sequence[int], args: argparse.Namespace) -> list
         return report
 
     return list(await asyncio.gather(*(one(seed, seat) for seed in seeds for seat in args.seats)))
+
+
+def kept_log(folder: Path, seed: int, seat: int) -> Path:
+    """Where ``--keep-logs`` keeps the server log of the game of ``seed`` with our robot joining ``seat``-th."""
+    return folder / f"seed{seed}-seat{seat}.log"
 
 
 def variant(level: int, changes: str) -> Defence:
@@ -211,6 +224,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--set", metavar="FIELD=VALUE,...", help="play a variant: fields of the level's Defence replaced (levels 2, 3)"
     )
+    parser.add_argument("--keep-logs", type=Path, metavar="DIR", help="keep each game's server log in DIR")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress line per game")
     args = parser.parse_args(argv)
     try:
@@ -229,6 +243,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not os.access(binary, os.X_OK):
             print(f"error: {binary} not found (apt-get install mah-jong)", file=sys.stderr)
             return 2
+    if args.keep_logs is not None:
+        try:
+            args.keep_logs.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            parser.error(f"--keep-logs {args.keep_logs}: {exc.strerror or exc}")
     try:
         against = json.loads(args.against.read_text(encoding="utf-8")) if args.against else None
     except (OSError, ValueError) as exc:

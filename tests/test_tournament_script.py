@@ -11,6 +11,7 @@ from types import ModuleType
 import pytest
 
 from conftest import load_script, require_original
+from mj.logfile import read_log
 from mj.robot.levels import LEVEL_THREE, LEVEL_TWO
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -85,3 +86,34 @@ def test_the_variant_is_what_plays(tournament: ModuleType, tmp_path: Path) -> No
     assert runs["folding"]["command"]["set"] == "cost=1000,quiet=0"
     assert runs["default"]["command"]["set"] is None
     assert runs["folding"]["ours"] != runs["default"]["ours"]
+
+
+def test_keep_logs_keeps_each_game_s_server_log_named_by_seed_and_seat(tournament: ModuleType, tmp_path: Path) -> None:
+    require_original()
+    folder = tmp_path / "logs"
+    assert tournament.main(["--seeds", "3", "--seats", "0,2", "--jobs", "1", "-q", "--keep-logs", str(folder)]) == 0
+    assert sorted(p.name for p in folder.iterdir()) == ["seed3-seat0.log", "seed3-seat2.log"]
+    for seat in (0, 2):
+        entries = read_log(tournament.kept_log(folder, 3, seat))
+        # The whole game, and our robot joined seat-th: it is connection seat + 1, named Ours.
+        assert any(e.text is not None and e.text.startswith("GameOver") for e in entries)
+        assert any(
+            e.direction == "<"
+            and e.connection == seat + 1
+            and e.text is not None
+            and e.text.endswith(" Ours")
+            and e.text.startswith("Connect ")
+            for e in entries
+        )
+
+
+def test_keep_logs_into_a_file_stops_the_command_before_any_game(
+    tournament: ModuleType, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    taken = tmp_path / "taken"
+    taken.write_text("not a folder", encoding="utf-8")
+    with pytest.raises(SystemExit) as stop:
+        tournament.main(["--seeds", "1", "--keep-logs", str(taken)])
+    assert stop.value.code == 2
+    assert f"--keep-logs {taken}: File exists" in capsys.readouterr().err
+    assert taken.read_text(encoding="utf-8") == "not a folder"
