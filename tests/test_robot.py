@@ -357,13 +357,15 @@ def deal(view_or_robot: SeatView | Robot, mine: str, east: int = 1) -> list[P.PM
 
 
 def joined(robot_or_view: Robot | SeatView, options: Iterable[C.GameOption] = ()) -> list[P.PMsg]:
-    """Connected as id 1, seated East in a game of ids 1-4, play started."""
+    """Connected as id 1, seated East in a game of ids 1-4, play started, everybody ready for the first hand."""
     feed = feeder(robot_or_view)
     out: list[P.PMsg] = []
     for msg in (C.ConnectReply(1110, ME), C.Game(1, 2, 3, 4, tiles.EAST_WIND, 0, 1, 0, 0, 0, 0, 1110, 0), *options):
         out.extend(feed(msg))
     out.extend(feed(C.Pause(0, 0, "to start hand")))
     out.extend(feed(C.StartPlay(0)))
+    for pid in (1, 2, 3, 4):  # the server deals only then (protocol.md §7.2)
+        out.extend(feed(C.PlayerReady(pid)))
     return out
 
 
@@ -459,7 +461,26 @@ def test_pauses_replayed_to_a_rejoining_player_are_answered_only_once_play_start
         assert robot.receive(C.PlayerReady(pid)) == []
     assert deal(robot, EAST_HAND) == []
     assert robot.receive(C.Pause(0, 0, "to continue play")) == []
-    assert robot.receive(C.StartPlay(0)) == [P.Ready(), P.DeclareSpecial(BLANK)]
+    assert robot.receive(C.StartPlay(0)) == [P.Ready()]
+    for pid in (1, 2, 3):
+        assert robot.receive(C.PlayerReady(pid)) == []
+    assert robot.receive(C.PlayerReady(4)) == [P.DeclareSpecial(BLANK)]  # the pause is over: its move
+
+
+def test_no_declaration_while_a_pause_awaits_readies_so_none_is_made_twice() -> None:
+    """The server takes a declaration during a pause, but the robot moving then moved again when it ended."""
+    robot = Robot(LevelOne())
+    joined(robot)
+    assert deal(robot, "1B 2B 3B 4C 5C 6C 7D 8D 9D 2B 3B 5D 5D 1F") == [P.DeclareSpecial(parse("1F"))]
+    assert robot.receive(C.StopPlay("Lost connection to player 3; game suspended")) == []
+    assert robot.refused(P.DeclareSpecial(parse("1F")), "Game not active") == []  # made again after the pause
+    assert robot.receive(C.Pause(0, 0, "to continue play")) == []
+    assert robot.receive(C.StartPlay(0)) == [P.Ready()]
+    assert robot.receive(C.PlayerReady(ME)) == []
+    assert robot.receive(C.PlayerReady(2)) == []
+    assert robot.receive(C.PlayerReady(3)) == []
+    assert robot.receive(C.PlayerReady(4)) == [P.DeclareSpecial(parse("1F"))]
+    assert robot.receive(C.PlayerDeclaresSpecial(ME, parse("1F"))) == []
 
 
 def test_east_declares_then_waits_for_the_start_of_play_pause_before_discarding() -> None:

@@ -13,6 +13,11 @@
 * declaring specials in its declaring turn, then ``DeclareSpecial --``;
 * only moves its rule system allows now (:meth:`~mj.seatview.SeatView.legal_moves`):
   what the strategy prefers is checked against them, and the fallbacks come from them;
+* no own move while a pause the server opened awaits readies (as the original
+  robot, protocol.md §14.1): the server takes declarations and shown hands then,
+  but the end of the pause is a new decision point, so a move made during it was
+  made again there, before the server's answer to it came (after a resume, whose
+  pause "to continue play" falls in the flowers' declarations or the losers');
 * in its turn during play: specials, mah-jong, kongs, then one discard;
 * after a mah-jong: the winner declares the claimed tile first, then the
   concealed sets; a loser waits for the winner's score, forms what scores and
@@ -303,7 +308,7 @@ class Robot:
     def _choices(self) -> Iterator[P.PMsg]:
         """This seat's possible moves now, preferred first (later ones are fallbacks)."""
         view = self.view
-        if not view.active or view.game_over or view.my_id == 0 or view.my_seat < 0:
+        if not view.active or view.paused or view.game_over or view.my_id == 0 or view.my_seat < 0:
             return
         if view.phase is Phase.DECLARING:
             yield from self._declaring()
@@ -328,7 +333,7 @@ class Robot:
 
     def _playing(self) -> Iterator[P.PMsg]:
         view = self.view
-        if view.turn != view.my_id or view.pending is not None or view.paused or view.tiles_held != 14:
+        if view.turn != view.my_id or view.pending is not None or view.tiles_held != 14:
             return
         special = self.strategy.declare_special(view)
         if special is not None:
