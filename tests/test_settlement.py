@@ -132,7 +132,8 @@ def test_end_of_wall_is_always_signalled() -> None:
     ("sets", "signal", "present"),
     [
         ("1B-2B-3B 5B-5B-5B 7B-8B-9B", Signal.BAMBOO_SUIT, True),
-        ("1C-2C-3C 5C-5C-5C EW-EW-EW 7C-8C-9C", Signal.CHARACTER_SUIT, True),
+        ("1C-2C-3C 5C-5C-5C 7C-8C-9C 1C-1C-1C", Signal.CHARACTER_SUIT, True),
+        ("1C-2C-3C 5C-5C-5C EW-EW-EW 7C-8C-9C", Signal.CHARACTER_SUIT, False),  # seed 6051 of the corpus
         ("1D-2D-3D 5D-5D-5D 7C-8C-9C", Signal.CIRCLE_SUIT, False),
         ("1D-2D-3D 5D-5D-5D", Signal.CIRCLE_SUIT, False),
         ("EW-EW-EW SW-SW-SW NW-NW-NW", Signal.WINDS, True),

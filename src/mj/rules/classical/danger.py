@@ -4,11 +4,11 @@ A player's exposed sets *signal* what they are collecting. Feeding such a player
 tile they need is a dangerous discard; if that player then wins with a hand showing
 the same signal, the discarder "let off a cannon" and pays for everybody (§9.9).
 
-Where §9.8 is terse we read it as follows (the one verified game shows only the end
-of wall signal): "3+ sets all bamboo" means at least three exposed sets of bamboo
-and no exposed set of another suit (honour sets do not spoil a one-suit threat);
-"3+ sets all honours / green / terminals" likewise means at least three sets and
-every exposed set of that kind. Pairs are not sets.
+Where §9.8 is terse we read it literally: "3+ sets all bamboo" means at least three
+exposed sets, every one of them bamboo (an honour set spoils a one-suit signal: the
+original called no dangerous discard on a pair of bamboo fed to a player showing a
+pung of winds and three bamboo sets, seed 6051 of tests/data/original); "3+ sets all
+honours / green / terminals" likewise. Pairs are not sets.
 """
 
 from __future__ import annotations
@@ -71,7 +71,7 @@ def signals(melds: Sequence[Meld]) -> frozenset[Signal]:
     if honours >= PURITY_SETS and honours == len(sets):
         found.add(Signal.HONOURS)
     suits = {suit(m.tile) for m in sets if not is_honour(m.tile)}
-    if len(suits) == 1 and len(sets) - honours >= PURITY_SETS:
+    if len(suits) == 1 and not honours and len(sets) >= PURITY_SETS:
         found.add(_SUIT_SIGNALS[suits.pop()])
     if len(sets) >= PURITY_SETS and all(t in GREEN_TILES for m in sets for t in m.tiles):
         found.add(Signal.GREEN)
