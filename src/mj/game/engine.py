@@ -1031,9 +1031,11 @@ class Game:
             message = C.PlayerSpecialSet(player, tile, tiles.codes(used))
         self._broadcast(message)
         self._info_tiles(index)
-        if kind is not MeldKind.SPECIAL and winning.discarder is not None:
-            discarded = PendingTile(tile, self.serial, winning.discarder)
-            self._check_danger(discarded, index, signals)
+        feeder = winning.discarder
+        if feeder is None and winning.source is WinSource.ROBBED_KONG and winning.facts is not None:
+            feeder = winning.facts.feeder  # the robbed kong's tile is judged as the konger's discard
+        if kind is not MeldKind.SPECIAL and feeder is not None:
+            self._check_danger(PendingTile(tile, self.serial, feeder), index, signals)
         self._after_declaration(index)
 
     def _pair(self, player: int, _: P.Pair) -> None:
