@@ -1230,16 +1230,19 @@ class Game:
     # -- danger and the win facts
 
     def _check_danger(self, pending: PendingTile, claimer: int, signals: frozenset[Hashable]) -> None:
-        """DangerousDiscard after a claim is implemented (§9.8)."""
+        """DangerousDiscard after a claim is implemented (§9.8).
+
+        ``signals`` are the claimer's before this claim: the discard is judged by them, and so is
+        whether the discarder had a choice (its other tiles, as the others' signals stood when it
+        discarded).
+        """
         reasons = self._danger_of(pending.tile, signals)
         if not reasons:
             return
         discarder = self.seats[pending.seat]
         others = [i for i in range(4) if i != pending.seat]
-        no_choice = all(
-            any(self._danger_of(t, self.rules.exposure(self.seats[i].exposed)) for i in others)
-            for t in discarder.concealed
-        )
+        shown = [signals if i == claimer else self.rules.exposure(self.seats[i].exposed) for i in others]
+        no_choice = all(any(self._danger_of(t, s) for s in shown) for t in discarder.concealed)
         if not no_choice:
             for seat in self.seats:
                 seat.liable_to.pop(claimer, None)
