@@ -25,7 +25,7 @@ from mj.protocol import cmsg as C
 from mj.protocol import pmsg as P
 from mj.protocol.framing import ENCODING
 from mj.rules import registry
-from mj.rules.options import OptionEntry
+from mj.rules.options import END, OptionEntry
 from mj.rules.ruleset import Ruleset
 from mj.savefile import completed_rounds_comment, format_save
 from mj.server.logcompare import SYNCHRONISING
@@ -164,7 +164,7 @@ def _start_of(entries: Sequence[LogEntry]) -> _Start:
             option = C.decode(entry.text)
             assert isinstance(option, C.GameOption)
             options.append(option.entry)
-            if option.entry.name == "End":
+            if option.entry.name == END:
                 break
     if game is None:
         raise ReplayError("the log never starts a game")

@@ -28,7 +28,7 @@ from mj.protocol import cmsg as C
 from mj.protocol.fields import ProtocolError
 from mj.protocol.framing import ENCODING, LineDecoder, encode_line
 from mj.quoting import quoted
-from mj.rules.options import GameOptions, OptionEntry, OptionError
+from mj.rules.options import END, GameOptions, OptionEntry, OptionError
 from mj.tiles import Tile
 
 if TYPE_CHECKING:  # the rule systems are not needed to read a classical save
@@ -173,7 +173,7 @@ def _check_option_list(options: Sequence[OptionEntry], schema: GameOptions) -> N
     resume with defaults in place of the missing values, so a different game: refused."""
     written = {entry.name for entry in options}
     missing = [entry.name for entry in schema.entries() if entry.name not in written]
-    if "End" in missing:
+    if END in missing:
         raise SaveFileError(
             "the option list has no End line: the file is cut short or damaged, so the game's options are not known"
         )

@@ -19,12 +19,10 @@ from typing import Final
 
 from mj.arena.players import SpecError
 from mj.rules import registry
-from mj.rules.options import GameOptions, OptionEntry, OptionError, OptionType
+from mj.rules.options import END, GameOptions, OptionEntry, OptionError, OptionType
 from mj.rules.ruleset import Ruleset
 from mj.server.cli import read_option_file
 
-#: The pseudo option that ends the protocol's option lists: nothing to set or to report.
-END: Final = "End"
 _BOOL_WORDS: Final = {"true": "1", "false": "0"}
 
 

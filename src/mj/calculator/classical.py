@@ -25,7 +25,7 @@ from mj.melds import Meld, chow, pair, pung, special
 from mj.rules.base import HandScore, SeatHand, Win, WinSource
 from mj.rules.classical.scoring import score_hand
 from mj.rules.classical.settlement import settle
-from mj.rules.options import OPTION_TABLE, GameOptions, OptionError, OptionType
+from mj.rules.options import END, OPTION_TABLE, GameOptions, OptionError, OptionType
 from mj.rules.winhand import EAST, How, WinningHand
 from mj.tiles import KINDS, NUM_KINDS, kind_index
 
@@ -35,7 +35,7 @@ _SOURCES: Final = {
     How.ROBBED_KONG: WinSource.ROBBED_KONG,
     How.LOOSE_TILE: WinSource.LOOSE,
 }
-_TYPES: Final = {entry.name: entry.type for entry in OPTION_TABLE if entry.name != "End"}
+_TYPES: Final = {entry.name: entry.type for entry in OPTION_TABLE if entry.name != END}
 
 
 def game_options(given: Mapping[str, object]) -> GameOptions:

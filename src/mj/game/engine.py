@@ -27,7 +27,7 @@ from mj.protocol.fields import ChowPosition
 from mj.rules.base import Claim, Course, DeadWallPolicy, HandScore, SeatHand, Win, WinSource
 from mj.rules.classical.moves import chow_partners, closed_set, may_add_to_pung, may_call, may_discard
 from mj.rules.classical.rules import CLASSICAL
-from mj.rules.options import GameOptions, OptionError
+from mj.rules.options import END, GameOptions, OptionError
 from mj.rules.ruleset import Ruleset
 from mj.tiles import BLANK, Tile
 
@@ -346,7 +346,7 @@ class Game:
         if self.manager not in (0, player):
             announce = (Send(None, C.GameOption(player, entry), (self.east,)),)
             raise IllegalMove("Not authorized to set game options", announce if self.config.original_quirks else ())
-        if msg.name != "End":
+        if msg.name != END:
             self.options.set_value(msg.name, entry.value)
         self._broadcast(C.GameOption(player, entry), hist=False)
 

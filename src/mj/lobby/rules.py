@@ -13,12 +13,12 @@ from typing import Any, Final
 
 from mj import tiles
 from mj.rules import registry
-from mj.rules.options import OPTION_RANGES, OptionType
+from mj.rules.options import END, OPTION_RANGES, OptionType
 from mj.rules.ruleset import Ruleset
 
 DEFAULT: Final = registry.DEFAULT_NAME
 #: Pseudo options of the protocol's option list that a table cannot set.
-_NOT_SETTABLE: Final = frozenset({"End"})
+_NOT_SETTABLE: Final = frozenset({END})
 
 
 class UnknownRules(ValueError):

@@ -47,6 +47,8 @@ class OptionEntry:
         return f"{self.name} {type_word} {self.minprot} {int(self.enabled)} {value} {self.description}"
 
 
+#: The pseudo option that ends the protocol's option lists (§5.2): listed, never set, never reported.
+END: Final = "End"
 #: The 24 options in the original's table order (§5.1), with their server defaults.
 OPTION_TABLE: Final[tuple[OptionEntry, ...]] = tuple(
     OptionEntry(name, OptionType(kind), minprot, True, default, text)
@@ -74,7 +76,7 @@ OPTION_TABLE: Final[tuple[OptionEntry, ...]] = tuple(
         ("DiscDoubles", "bool", 0, 0, "the discarder pays double"),
         ("ShowOnWashout", "bool", 0, 0, "tiles revealed on washout"),
         ("NumRounds", "nat", 0, 4, "number of rounds to play"),
-        ("End", "bool", 0, 1, "end of option list"),
+        (END, "bool", 0, 1, "end of option list"),
     )
 )
 OPTION_NAMES: Final = tuple(e.name for e in OPTION_TABLE)
@@ -234,7 +236,7 @@ class GameOptions:
         if name not in self._entries:
             raise OptionError("Trying to set unknown option")
         entry = self._entries[name]
-        if name == "End":
+        if name == END:
             return entry
         if entry.minprot > protocol:
             raise OptionError("Option not available in this game")

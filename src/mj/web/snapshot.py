@@ -14,7 +14,7 @@ from typing import Any
 
 from mj import tiles
 from mj.melds import Meld
-from mj.rules.options import OptionType
+from mj.rules.options import END, OptionType
 from mj.seatview import Phase, SeatView
 from mj.web.dialogs import Dialog, dead_hand
 from mj.web.seatlog import LogLine, SeatLog
@@ -149,7 +149,7 @@ def _options(view: SeatView) -> list[Json]:
             "enabled": e.enabled,
         }
         for e in view.options.entries()
-        if e.name != "End"
+        if e.name != END
     ]
 
 

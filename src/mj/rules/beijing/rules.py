@@ -47,7 +47,7 @@ from mj.rules.classical.moves import chow_partners
 from mj.rules.classical.rules import ClassicalRules
 from mj.rules.naming import MoveNames
 from mj.rules.noliability import NoLiability
-from mj.rules.options import OPTION_TABLE, GameOptions, OptionEntry, OptionType
+from mj.rules.options import END, OPTION_TABLE, GameOptions, OptionEntry, OptionType
 from mj.rules.winhand import How, WinningHand
 from mj.seatview import SeatView
 from mj.tiles import SUITS, WINDS, GlibcRandom, Tile, kind_index
@@ -68,7 +68,7 @@ OPTION_ENTRIES: Final[tuple[OptionEntry, ...]] = (
         )
         for spec in opt.SCHEMA
     ),
-    next(e for e in OPTION_TABLE if e.name == "End"),
+    next(e for e in OPTION_TABLE if e.name == END),
 )
 #: Tiles left at a draw (the indicator not counted): 7 stacks, the seed's first arrangement.
 SEVEN_STACKS: Final = 14

@@ -37,7 +37,7 @@ from mj.rules.ims.payments import SEAT_NAMES, pay
 from mj.rules.ims.scoring import IMSScore, completes, score
 from mj.rules.naming import MoveNames
 from mj.rules.noliability import NoLiability
-from mj.rules.options import OPTION_TABLE, GameOptions, OptionEntry, OptionType
+from mj.rules.options import END, OPTION_TABLE, GameOptions, OptionEntry, OptionType
 from mj.rules.winhand import How, WinningHand
 from mj.seatview import SeatView
 from mj.tiles import DRAGONS, WINDS, Tile
@@ -59,7 +59,7 @@ OPTION_ENTRIES: Final[tuple[OptionEntry, ...]] = (
         )
         for spec in ims_options.SCHEMA
     ),
-    next(e for e in OPTION_TABLE if e.name == "End"),
+    next(e for e in OPTION_TABLE if e.name == END),
 )
 #: The hand is drawn when the wall holds fewer tiles than this (the seed).
 DRAWN_BELOW: Final = 14
