@@ -187,7 +187,7 @@ def test_a_whole_game_by_double_clicks_and_the_claim_dialog(page: Any, tmp_path:
                     (take.first if take.count() else box.locator("button[data-id=noclaim]")).click()
                 elif kind == "ready":
                     box.locator("button[data-id=ready]").click()
-                else:
+                elif kind != "gameover":  # the final scores may show before the round info says Game over
                     assert kind is None, f"a {kind} dialog: the preferences should have answered it"
             except PlaywrightError:
                 pass  # the dialog changed under the pointer: look again
