@@ -187,6 +187,8 @@ def test_bad_input_gets_a_clear_error_and_changes_nothing() -> None:
             assert (await tab.error()).startswith("malformed message (not JSON)")
             await tab.ws.send_str("[1, 2]")
             assert "JSON object" in await tab.error()
+            await tab.ws.send_str("[" * 60_000)  # deeper than Python's recursion limit, within MAX_MESSAGE
+            assert await tab.error() == "malformed message (nested too deeply)"
             await tab.send({"type": "teleport"})
             assert await tab.error() == "unknown message type 'teleport'"
             await tab.press(state["dialog"], "discard", "1B")

@@ -33,7 +33,7 @@ from mj.lobby.store import Store
 from mj.lobby.tables import Tables
 from mj.protocol import cmsg as C
 from mj.rules.ruleset import Ruleset
-from mj.web.app import refuse_foreign_origin
+from mj.web.hosts import refuse_foreign_origin
 
 Json = dict[str, Any]
 MAX_CHAT: Final = 300

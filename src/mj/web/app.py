@@ -49,7 +49,7 @@ from mj.rules.options import OPTION_TABLE, OptionEntry, OptionError
 from mj.rules.ruleset import Ruleset
 from mj.server.address import Address, TcpAddress, UnixAddress
 from mj.web.dialogs import ActionError
-from mj.web.hosts import LOOPBACK_ONLY, HostPolicy
+from mj.web.hosts import LOOPBACK_ONLY, HostPolicy, refuse_foreign_origin
 from mj.web.serving import GATEWAY_LIMITS, HttpLimits, serve
 from mj.web.session import Connector, Session
 
@@ -290,13 +290,9 @@ class Gateway:
                     continue
                 kind = None
                 try:
-                    data = json.loads(message.data)
-                    if not isinstance(data, dict) or not isinstance(data.get("type"), str):
-                        raise RequestError("a message must be a JSON object with a string 'type'")
+                    data = _request(message.data)
                     kind = data["type"]
                     await self._dispatch(ws, data, attached)
-                except json.JSONDecodeError as exc:
-                    await _error(ws, f"malformed message (not JSON): {exc.msg}")
                 except (RequestError, ActionError) as exc:
                     await _error(ws, str(exc), kind)
         finally:
@@ -453,18 +449,27 @@ async def _while_starting(ws: web.WebSocketResponse, start: asyncio.Task[Session
             await asyncio.wait((start,))
             return False
         if message.type is WSMsgType.TEXT:
-            await _error(ws, "a new game is starting: wait until it has started (or has failed to)",
-                         _request_type(message.data))  # fmt: skip
+            kind = None
+            with contextlib.suppress(RequestError):
+                kind = _request(message.data)["type"]
+            await _error(ws, "a new game is starting: wait until it has started (or has failed to)", kind)
     return True
 
 
-def _request_type(text: str) -> str | None:
-    """The ``type`` of a browser's message, None when it has none."""
-    with contextlib.suppress(ValueError):
+def _request(text: str) -> Json:
+    """A browser's message, checked to be a JSON object with a string ``type``; :class:`RequestError` if not.
+
+    A nesting deeper than Python's recursion limit is bad input like any other, not a crash of the page's socket.
+    """
+    try:
         data = json.loads(text)
-        if isinstance(data, dict) and isinstance(data.get("type"), str):
-            return str(data["type"])
-    return None
+    except json.JSONDecodeError as exc:
+        raise RequestError(f"malformed message (not JSON): {exc.msg}") from None
+    except RecursionError:
+        raise RequestError("malformed message (nested too deeply)") from None
+    if not isinstance(data, dict) or not isinstance(data.get("type"), str):
+        raise RequestError("a message must be a JSON object with a string 'type'")
+    return data
 
 
 @web.middleware
@@ -536,13 +541,6 @@ def _own_options(rules: Ruleset) -> list[OptionEntry]:
     """A rule system's table options beyond the classical table's (IMS: CountFlowers, MultipleWins, MinimumFan)."""
     classical = {e.name for e in OPTION_TABLE}
     return [e for e in rules.new_options().entries() if e.name not in classical]
-
-
-def refuse_foreign_origin(hosts: HostPolicy, request: web.Request) -> None:
-    """Refuse (403) a WebSocket opened by another site's page (:meth:`HostPolicy.allows_origin`): it must not drive
-    a seat, start processes, or watch tables on a visitor's behalf, through the visitor's browser."""
-    if not hosts.allows_origin(request.headers.get("Origin"), request.headers.get("Host"), request.scheme):
-        raise web.HTTPForbidden(text="cross-origin WebSocket refused")
 
 
 def _rule_systems() -> list[Json]:

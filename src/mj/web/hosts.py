@@ -22,6 +22,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Final
 
+from aiohttp import web
+
 #: The names of this machine's loopback interface, always served.
 LOOPBACK: Final = frozenset(("localhost", "127.0.0.1", "::1"))
 #: Bind addresses meaning "every interface".
@@ -117,3 +119,10 @@ def _port(authority: str, scheme: str) -> str:
     if after.count(":") == 1:
         return after.partition(":")[2]
     return "443" if scheme == "https" else "80"
+
+
+def refuse_foreign_origin(hosts: HostPolicy, request: web.Request) -> None:
+    """Refuse (403) a WebSocket opened by another site's page (:meth:`HostPolicy.allows_origin`): it must not drive
+    a seat, start processes, or watch tables on a visitor's behalf, through the visitor's browser."""
+    if not hosts.allows_origin(request.headers.get("Origin"), request.headers.get("Host"), request.scheme):
+        raise web.HTTPForbidden(text="cross-origin WebSocket refused")
