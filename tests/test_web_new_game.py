@@ -135,8 +135,9 @@ def test_a_new_game_whose_page_went_away_while_it_started_is_ended_and_the_game_
 
 
 class HeldStart:
-    """The page's socket, routed: a new-game request is held back until :meth:`release`, and every
-    message the page sends is kept, so that what it sent while the start was under way can be seen."""
+    """The page's socket, routed: a request for another game (new, resumed, joined) is held back until
+    :meth:`release`, and every message the page sends is kept, so that what it sent while the start was
+    under way can be seen."""
 
     def __init__(self, page: Any) -> None:
         self.sent: list[dict[str, Any]] = []
@@ -151,7 +152,7 @@ class HeldStart:
         def from_page(message: str | bytes) -> None:
             data = json.loads(message)
             self.sent.append(data)
-            if data.get("type") in ("new_game", "resume"):
+            if data.get("type") in ("new_game", "resume", "join"):
                 self._held.append(str(message))
             else:
                 server.send(message)
@@ -190,11 +191,11 @@ def shoot(page: Any, artifacts: Path, name: str) -> None:
     page.wait_for_timeout(100)
 
 
-def blocked_while_starting(page: Any, held: HeldStart) -> None:
-    """The page says a game is starting, and the old game's dialog takes no click and no key."""
+def blocked_while_starting(page: Any, held: HeldStart, saying: str = "Starting a new game") -> None:
+    """The page says another game is starting (``saying``), and the old game's dialog takes no click and no key."""
     starting = page.locator("#starting")
     starting.wait_for()
-    assert "Starting a new game" in starting.inner_text()
+    assert saying in starting.inner_text()
     assert held.holding(), "precondition: the request has not reached the gateway"
     buttons = page.locator(".action button")
     assert buttons.count() and all(buttons.nth(i).is_disabled() for i in range(buttons.count()))

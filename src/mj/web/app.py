@@ -20,9 +20,9 @@ To the browser: ``welcome``, ``state`` (the snapshot, :mod:`mj.web.snapshot`),
 ``announce {player, text}`` (a claim shown over the claimer) and ``error {message, request}``
 (``request``: the type of the request refused, absent for the server's own errors).
 
-A new local game (or a resumed one) is started before the game in hand is left: the
-page stays in that game until the ``welcome`` of the new one, and a start that fails
-is answered with an ``error`` while the game in hand goes on.
+A new local game, a resumed one or a seat at another server is taken before the game in
+hand is left: the page stays in that game until the ``welcome`` of the new one, and a
+start or join that fails is answered with an ``error`` while the game in hand goes on.
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ import os
 import stat
 import tempfile
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
@@ -355,24 +355,37 @@ class Gateway:
             raise RequestError("say which server to join (HOST:PORT or a socket path)")
         if self.config.target is None:
             self._check_own_page(ws, "joining another server is possible")
-        await self._leave_quietly(old)
-        session = await self.join(target, _text(data.get("name"), self.config.default_name), _int(data.get("id"), 0))
-        await self._welcome(ws, session, attached)
+        name, player_id = _text(data.get("name"), self.config.default_name), _int(data.get("id"), 0)
+        if old is not None and old.target == target:
+            # one person cannot sit twice at one table: that server would refuse the second seat, or give it
+            # before its game has started (and then keep the first one's place in that game)
+            await self._leave_quietly(old)
+            old = None
+        await self._replace(ws, old, attached, self.join(target, name, player_id), f"joining {target}")
 
     async def _new_game(self, ws: web.WebSocketResponse, data: Json, old: Session | None,
                         attached: list[Session]) -> None:  # fmt: skip
         if not self.config.local_games:
             raise RequestError("this server does not start local games; join its table instead")
         self._check_own_page(ws, "local games are started")
-        # the game in hand goes on while the new one starts: a start that fails leaves the person in it
-        start = asyncio.create_task(self.new_local_game(data))
+        await self._replace(ws, old, attached, self.new_local_game(data), "a new game is starting")
+
+    async def _replace(self, ws: web.WebSocketResponse, old: Session | None, attached: list[Session],
+                       start: Coroutine[Any, Any, Session], doing: str) -> None:  # fmt: skip
+        """Take the page from ``old`` to the game ``start`` seats it in (a new local game, a server joined).
+
+        The game in hand goes on while the new one starts, and is left only once it has: a start
+        that fails (its :class:`RequestError`) leaves the person in it. What else the page sends
+        meanwhile is refused saying what is under way, ``doing``.
+        """
+        starting = asyncio.create_task(start)
         try:
-            page_stayed = await _while_starting(ws, start)
+            page_stayed = await _while_starting(ws, starting, doing)
         except asyncio.CancelledError:  # the gateway is shutting down: nothing of the new game may outlive it
             with contextlib.suppress(RequestError, asyncio.CancelledError):
-                await self._leave_quietly(await start)
+                await self._leave_quietly(await starting)
             raise
-        session = start.result()  # a start that failed raises its RequestError here
+        session = starting.result()  # a start that failed raises its RequestError here
         if not page_stayed:  # the page that asked went away (a reload is back in the game in hand): not wanted
             await self._leave_quietly(session)
             return
@@ -430,11 +443,11 @@ _NEEDS_SESSION: Final = frozenset(("act", "chat", "save", "set_option"))
 _GONE: Final = frozenset((WSMsgType.CLOSE, WSMsgType.CLOSING, WSMsgType.CLOSED, WSMsgType.ERROR))
 
 
-async def _while_starting(ws: web.WebSocketResponse, start: asyncio.Task[Session]) -> bool:
+async def _while_starting(ws: web.WebSocketResponse, start: asyncio.Task[Session], doing: str) -> bool:
     """Wait for a new game's ``start``, reading the page meanwhile; False if the page went away.
 
-    Whatever else the page sends before the new game is there is refused (a move could be
-    meant for either game), and its socket closing is seen now, not once the game has started.
+    Whatever else the page sends before the new game is there is refused, saying ``doing`` (a move
+    could be meant for either game), and its socket closing is seen now, not once the game has started.
     """
     while not start.done():
         receive = asyncio.ensure_future(ws.receive())
@@ -452,7 +465,7 @@ async def _while_starting(ws: web.WebSocketResponse, start: asyncio.Task[Session
             kind = None
             with contextlib.suppress(RequestError):
                 kind = _request(message.data)["type"]
-            await _error(ws, "a new game is starting: wait until it has started (or has failed to)", kind)
+            await _error(ws, f"{doing}: wait until that has succeeded or failed", kind)
     return True
 
 

@@ -98,25 +98,31 @@ class Session:
     # ------------------------------------------------------------------ connection
 
     async def start(self) -> bool:
-        """Connect and wait for the server's answer; False (with :attr:`detail`) if refused or unreachable."""
+        """Connect and wait for the server's answer; False (with :attr:`detail`) if refused, unreachable or silent.
+
+        Both are bounded together by :data:`CONNECT_SECONDS`: the page waits for the outcome with its game held.
+        """
         try:
-            await self._open()
+            async with asyncio.timeout(CONNECT_SECONDS):
+                await self._open()
+                await self._seated.wait()
+        except TimeoutError:  # (an OSError too: said first)
+            self.status, self.detail = "lost", f"no answer from {self.target} within {CONNECT_SECONDS:g} seconds"
+            return False
         except (OSError, ValueError) as exc:
             self.status, self.detail = "lost", f"cannot connect to {self.target}: {exc}"
             return False
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self._seated.wait(), CONNECT_SECONDS)
-        if self.status == "connecting":
-            self.status, self.detail = "lost", f"no answer from {self.target}"
         return self.status == "connected"
 
     async def _open(self) -> None:
-        if self._connect is not None:
-            reader, writer = await self._connect()
-        elif isinstance(where := split_address(self.target), str):
-            reader, writer = await asyncio.open_unix_connection(where)
-        else:
-            reader, writer = await asyncio.open_connection(*where)
+        # bounded: a connection whose first packet is dropped would be waited out for minutes
+        async with asyncio.timeout(CONNECT_SECONDS):
+            if self._connect is not None:
+                reader, writer = await self._connect()
+            elif isinstance(where := split_address(self.target), str):
+                reader, writer = await asyncio.open_unix_connection(where)
+            else:
+                reader, writer = await asyncio.open_connection(*where)
         self._writer = writer
         self._seq = 0
         self._sent.clear()
@@ -326,12 +332,13 @@ class Session:
         self._closing = True
         if self.status not in ("over", "refused"):
             self.status = "closed"
-        if self._writer is not None:
+        # taken now: while the Disconnect drains, the reader may see the server close and drop it (a refusal)
+        writer, self._writer = self._writer, None
+        if writer is not None:
             with contextlib.suppress(OSError, ConnectionError):
-                self._writer.write(encode_line(P.Disconnect().encode()))
-                await self._writer.drain()
-            self._writer.close()
-            self._writer = None
+                writer.write(encode_line(P.Disconnect().encode()))
+                await writer.drain()
+            writer.close()
         if self._reader_task is not None and self._reader_task is not asyncio.current_task():
             self._reader_task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):

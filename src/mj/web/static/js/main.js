@@ -17,7 +17,7 @@ import { installSprite, setMarks } from './tiles.js';
 
 const app = {
   state: null,
-  starting: null, // what the page says while a new game starts (the game in hand is blocked), else null
+  starting: null, // the request under way that takes the page to another game (the game in hand is held), else null
   caps: { local: false, join_any: false, server: '', name: '' },
   welcomed: false,
   shownScoring: null,
@@ -44,40 +44,52 @@ function status(text, isError = false) {
   bar.appendChild(span);
 }
 
-// ------------------------------------------------------------------ starting a new game
+// ------------------------------------------------------------------ starting a new game, joining a server
 
 // Blocked while a new game starts: everything but the "starting" notice itself.
 const BLOCKED_WHILE_STARTING = ['menubar', 'start-failed', 'main', 'statusbar', 'float-dock', 'panels'];
 
+// The requests that take the page to another game, each with what the page says while it is under way,
+// until when the game in hand waits, and what did not happen if it fails.
+const STARTS = {
+  new_game: { doing: () => 'Starting a new game…', until: 'the new one has started', undone: 'the new game was not started' },
+  resume: { doing: () => 'Resuming the saved game…', until: 'the saved one has started', undone: 'the saved game was not resumed' },
+  join: { doing: (m) => `Joining ${m.server || 'the server'}…`, until: 'you are seated there', undone: 'the server was not joined' },
+};
+
 /**
- * Ask for a new local game (or a resumed one). The gateway leaves the game in hand only once the new
- * one has started, so until it answers (welcome: the new game; error: it did not start) the page
- * says so and takes no move for the old game: a press now could not be meant for either game.
+ * Ask for another game: a new local one, a resumed one, or a seat at a server. The gateway leaves the
+ * game in hand only once the other has started, so until it answers (welcome: the other game; error:
+ * it did not start) the page says so and takes no move for the old game: a press now could not be
+ * meant for either game.
  */
 function startGame(message) {
+  const start = STARTS[message.type];
   if (!send(message)) {
-    failedStart('Not connected to xmj: the new game was not started.');
+    failedStart(`Not connected to xmj: ${start.undone}.`);
     return;
   }
   failedStart(null);
-  setStarting(message.type === 'resume' ? 'Resuming the saved game…' : 'Starting a new game…');
+  setStarting(message.type, start.doing(message));
 }
 
-function setStarting(text) {
-  app.starting = text;
+/** Hold the game in hand while the ``request`` said in ``text`` is under way (null: let it go again). */
+function setStarting(request, text = '') {
+  app.starting = request;
+  const until = request ? STARTS[request].until : '';
   const cover = document.getElementById('starting');
-  cover.hidden = !text;
-  cover.querySelector('.text').textContent = text || '';
+  cover.hidden = !request;
+  cover.querySelector('.text').textContent = text;
   const seated = Boolean(app.state && app.state.connection.status === 'connected');
-  cover.querySelector('.sub').textContent = text && seated ? 'Your game waits here until the new one has started.' : '';
-  if (text) cover.querySelector('.box').setAttribute('aria-label', text);
-  for (const id of BLOCKED_WHILE_STARTING) document.getElementById(id).inert = Boolean(text);
-  dialog.held = text ? `${text} Your game waits until it has started.` : null;
-  if (text) cover.querySelector('.box').focus();
+  cover.querySelector('.sub').textContent = request && seated ? `Your game waits here until ${until}.` : '';
+  if (request) cover.querySelector('.box').setAttribute('aria-label', text);
+  for (const id of BLOCKED_WHILE_STARTING) document.getElementById(id).inert = Boolean(request);
+  dialog.held = request ? `${text} Your game waits until ${until}.` : null;
+  if (request) cover.querySelector('.box').focus();
   if (app.state) dialog.render(app.state);
 }
 
-/** Say in one line, until dismissed or the next start, why a new game did not start (null: hide it). */
+/** Say in one line, until dismissed or the next start, why another game did not start (null: hide it). */
 function failedStart(text) {
   const line = document.getElementById('start-failed');
   const was = !line.hidden;
@@ -97,7 +109,7 @@ function startRefused(reason) {
 }
 
 function onConnection(up) {
-  if (!up && app.starting) startRefused('the connection to xmj was lost: the new game was not started');
+  if (!up && app.starting) startRefused(`the connection to xmj was lost: ${STARTS[app.starting].undone}`);
   const board = document.getElementById('board');
   board.classList.toggle('offline', !up);
   board.dataset.offline = 'Connection lost — reconnecting…';
@@ -113,7 +125,7 @@ function onMessage(message) {
     case 'state': update(message); break;
     case 'announce': announce(app.state, message.player, message.text); break;
     case 'error':
-      if (app.starting && (message.request === 'new_game' || message.request === 'resume')) {
+      if (app.starting && message.request === app.starting) {
         startRefused(message.message);
         return;
       }
@@ -137,7 +149,7 @@ function welcome(message) {
     status(app.caps.local ? 'Not at a table: start a new local game or join a server (Game menu).' : 'Not at a table: join the game.');
     if (!panelOpen()) {
       if (app.caps.local) newLocalGame(app.caps, startGame);
-      else joinServer(app.caps, send);
+      else joinServer(app.caps, startGame);
     }
   } else {
     closePanel();
@@ -383,7 +395,7 @@ function start() {
         {
           label: 'Join server...', key: 'j',
           action: unlessPlaying('Join server', 'A game is in progress. Joining another server leaves it. Go on?', 'Leave and join',
-            () => joinServer(app.caps, send)),
+            () => joinServer(app.caps, startGame)),
         },
         {
           label: 'Resume game...', key: 'r', enabled: localOnly,
