@@ -8,7 +8,7 @@ from lobby_games import recorded_game
 from mj.arena.tally import GameTally
 from mj.lobby import history
 from mj.lobby.models import Account
-from mj.lobby.store import Store, now
+from mj.lobby.store import EXPIRED, Batch, HandState, SeatSpec, Store, now
 from mj.protocol import cmsg as C
 
 
@@ -64,5 +64,29 @@ def test_games_with_no_account_rate_nobody(tmp_path: Path) -> None:
         _play_recorded(store, 33, {})
         found = history.player(store, "Ann")
         assert found is not None and found["games"] == 0 and found["ratings"] == [] and found["history"] == []
+    finally:
+        store.close()
+
+
+def test_a_game_at_a_table_that_expired_is_not_in_the_history_of_a_player_who_sat_there_and_left(
+    database_url: str,
+) -> None:
+    """An expired table never began its game: the history lists it no more than ``/api/games`` does,
+    while a game begun and a table still waiting stay listed, unfinished."""
+    store = Store(database_url)
+    try:
+        ann = _account(store, "Ann")
+        played, waiting, expired = (store.start_game(store.create_table("classical", {}, 0, 1, n, 0)) for n in range(3))
+        for game in (played, waiting, expired):  # Ann sat at each, then left
+            store.record(game.id, Batch(seats=[(SeatSpec(1, "Ann", False, ann), 1)]))
+        store.record(played.id, Batch(hands={1: HandState(1, 1, 0)}))
+        store.close_table(expired.table_id, EXPIRED)
+        found = history.player(store, "Ann")
+        assert found is not None
+        assert [(g["game"], g["finished"], g["hands"]) for g in found["history"]] == [
+            (waiting.id, False, 0),
+            (played.id, False, 1),
+        ]
+        assert found["games"] == 0, "none finished"
     finally:
         store.close()

@@ -8,7 +8,7 @@ from sqlalchemy import select
 
 from mj.lobby.models import Account, GameRecord, HandRecord, Rating, SeatRecord
 from mj.lobby.rating import ordinal
-from mj.lobby.store import Store
+from mj.lobby.store import Store, without_expired
 
 Json = dict[str, Any]
 #: Games listed in a history at most (newest first); the statistics count all.
@@ -16,14 +16,14 @@ HISTORY_LIMIT: Final = 200
 
 
 def player(store: Store, name: str) -> Json | None:
-    """The account called ``name``: its games (newest first), totals over finished games, ratings per rule system."""
+    """The account called ``name``: its games (newest first, not those of expired tables), totals over finished
+    games, ratings per rule system."""
     with store.session() as s:
         account = s.scalars(select(Account).where(Account.name == name)).first()
         if account is None:
             return None
         rows = s.execute(
-            select(SeatRecord, GameRecord)
-            .join(GameRecord, GameRecord.id == SeatRecord.game_id)
+            without_expired(select(SeatRecord, GameRecord).join(GameRecord, GameRecord.id == SeatRecord.game_id))
             .where(SeatRecord.account_id == account.id)
             .order_by(GameRecord.id.desc())
         ).all()
