@@ -9,6 +9,7 @@ trusted proxy is the client. From anyone else the header is ignored.
 from __future__ import annotations
 
 import ipaddress
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -36,6 +37,15 @@ def test_a_trusted_proxys_header_names_the_right_most_address_that_is_not_itself
 def test_a_header_from_a_peer_that_is_not_a_trusted_proxy_is_ignored() -> None:
     assert PROXY.client("192.0.2.7", hops("1.1.1.1")) == ("192.0.2.7", None)
     assert TrustedProxies().client("10.0.0.1", hops("1.1.1.1")) == ("10.0.0.1", None), "none trusted by default"
+
+
+def test_a_header_from_a_peer_that_is_not_a_trusted_proxy_is_not_even_parsed() -> None:
+    def unread() -> Iterator[Hop]:
+        raise AssertionError("the header of a peer that is not a trusted proxy was read")
+        yield  # a generator: raises when the first entry is asked for
+
+    assert PROXY.client("192.0.2.7", unread()) == ("192.0.2.7", None)
+    assert PROXY.client("garbage", unread()) == ("garbage", None)
 
 
 def test_a_node_the_proxy_cannot_name_leaves_the_last_address_it_could() -> None:

@@ -200,6 +200,63 @@ def test_bound_to_every_interface_an_ip_address_of_another_machine_is_not_ours(a
     assert not everywhere.allows_origin(f"http://{address}:8000", "127.0.0.1:8000")
 
 
+@pytest.mark.parametrize(
+    ("origin", "host"),
+    [
+        ("http://[::1", "localhost"),  # unclosed bracket
+        ("http://[::1:8000", "localhost:8000"),
+        ("http://[::1]]:8000", "localhost:8000"),
+        ("http://[::1]x:8000", "localhost:8000"),  # something between the bracket and the port
+        ("http://[localhost]:8000", "localhost:8000"),  # brackets around no IPv6 address
+        ("http://[127.0.0.1]:8000", "localhost:8000"),
+        ("http://[::1%25lo]:8000", "localhost:8000"),  # a zone, which no origin carries
+        ("http://localhost:", "localhost:"),  # bad ports
+        ("http://localhost:http", "localhost"),
+        ("http://localhost:80:80", "localhost"),
+        ("http://localhost:-80", "localhost"),
+        ("http://localhost:99999", "localhost:99999"),
+        ("http://localhost:0", "localhost:0"),
+        ("http://localhost: 8000", "localhost:8000"),
+        ("http://", "localhost"),  # empty hosts
+        ("http://:8000", "localhost:8000"),
+        ("http://[]:8000", "localhost:8000"),
+        ("http://user@localhost:8000", "localhost:8000"),  # user information
+        ("http://[::1]@evil.example:8000", "localhost:8000"),
+        ("http://user:secret@[::1]:8000", "localhost:8000"),
+        ("http://localhost:8000/", "localhost:8000"),  # path, query, fragment
+        ("http://[::1]/x:8000", "localhost:8000"),
+        ("http://localhost:8000?a", "localhost:8000"),
+        ("http://localhost#:8000", "localhost:8000"),
+        ("http://local host:8000", "localhost:8000"),
+        ("http:/localhost:8000", "localhost:8000"),  # not scheme://
+        ("HTTP://localhost:8000", "localhost:8000"),
+        ("ws://localhost:8000", "localhost:8000"),
+        ("null", "localhost:8000"),
+    ],
+)
+def test_a_malformed_origin_is_no_page_of_ours_though_it_names_our_host(origin: str, host: str) -> None:
+    """A browser sends ``scheme://host[:port]``, nothing else: any other text names no page the gateway served."""
+    policy = HostPolicy.for_bind("localhost")
+    assert not policy.allows_origin(origin, host)
+    assert not policy.allows_origin(origin, host, "https")
+
+
+@pytest.mark.parametrize(
+    ("origin", "host", "scheme"),
+    [
+        ("http://localhost:8000", "localhost:8000", "http"),
+        ("http://[::1]:8000", "[::1]:8000", "http"),
+        ("http://[::1]", "[::1]", "http"),
+        ("http://127.0.0.1", "127.0.0.1", "http"),
+        ("https://localhost", "localhost", "https"),
+        ("https://localhost:65535", "localhost:65535", "http"),
+        ("http://LocalHost.:8000", "localhost:8000", "http"),
+    ],
+)
+def test_an_origin_of_our_own_pages_is_ours(origin: str, host: str, scheme: str) -> None:
+    assert HostPolicy.for_bind("localhost").allows_origin(origin, host, scheme)
+
+
 @pytest.mark.parametrize("program", ["mj-server --http", "mj lobby"])
 def test_on_every_interface_the_websocket_is_taken_only_from_a_page_of_this_machine(
     program: str, tmp_path: Path

@@ -6,11 +6,13 @@ import contextlib
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Final
+from urllib.parse import urlsplit
 
 from aiohttp import web
+from aiohttp.typedefs import Middleware
 
 from mj.lobby.accounts import Accounts
-from mj.lobby.api import Api
+from mj.lobby.api import Api, error
 from mj.lobby.fanout import Fanout
 from mj.lobby.live import Live
 from mj.lobby.proxies import TrustedProxies
@@ -24,6 +26,8 @@ MAX_BODY: Final = 64 * 1024
 STATIC: Final = Path(__file__).parent / "static"
 #: The lobby's pages: the lobby itself, a table watched, a stored game replayed, an account's history.
 PAGES: Final = {"/": "index.html", "/watch": "watch.html", "/replay": "replay.html", "/player": "player.html"}
+#: The methods that change nothing (RFC 9110's safe methods): any page may ask them.
+SAFE_METHODS: Final = frozenset(("GET", "HEAD", "OPTIONS"))
 
 
 class Lobby:
@@ -45,7 +49,10 @@ class Lobby:
         self.live = Live(store, self.tables, self.accounts, self.gateway, require_login, self.fanout)
 
     def application(self) -> web.Application:
-        middlewares = [self.proxies.middleware(), self.gateway.served_hosts_only(), _headers]
+        middlewares = [
+            self.proxies.middleware(), self.gateway.served_hosts_only(), _same_site_only(self.gateway.config.hosts),
+            _headers,
+        ]  # fmt: skip
         app = web.Application(client_max_size=MAX_BODY, middlewares=middlewares)
         self.api.add_routes(app)
         self.live.add_routes(app)
@@ -72,6 +79,50 @@ def _page(name: str) -> Callable[[web.Request], Awaitable[web.StreamResponse]]:
         return web.FileResponse(STATIC / name)
 
     return serve
+
+
+def _same_site_only(hosts: HostPolicy) -> Middleware:
+    """The middleware refusing (403) a request that would change something (log in or out, make a table, sit,
+    chat) sent by another site's page through a visitor's browser. The SameSite=Lax cookie keeps the session
+    out of such a request, but not the request itself: a guest's chat line or a table counted against the
+    visitor's address, a login to the forger's account; and a browser's idea of "same site" is wider than the
+    lobby's own origin.
+
+    The page's origin is the ``Origin`` header, else the ``Referer``'s, judged by the rule the WebSockets
+    are (:meth:`HostPolicy.allows_origin`), with the scheme a trusted proxy says the page was served over.
+    A request naming neither is a program's (curl, a script), never a browser's: browsers send ``Origin``
+    with every cross-site POST.
+    """
+
+    @web.middleware
+    async def same_site_only(
+        request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
+    ) -> web.StreamResponse:
+        if request.method not in SAFE_METHODS:
+            named, origin = _page_origin(request)
+            if not hosts.allows_origin(origin, request.headers.get("Host"), request.scheme):
+                raise error(
+                    web.HTTPForbidden, f"refused: sent from another site's page ({named}), not from this lobby's"
+                )
+        return await handler(request)
+
+    return same_site_only
+
+
+def _page_origin(request: web.Request) -> tuple[str, str | None]:
+    """The header naming the page a request comes from, as said in a refusal, and the page's origin (None:
+    no page named; ``""``, refused: a ``Referer`` that is no address)."""
+    origin = request.headers.get("Origin")
+    if origin is not None:
+        return f"Origin {origin!r}", origin
+    referer = request.headers.get("Referer")
+    if referer is None:
+        return "", None
+    try:
+        page = urlsplit(referer)
+    except ValueError:  # an IPv6 address with no closing "]"
+        return f"Referer {referer!r}", ""
+    return f"Referer {referer!r}", f"{page.scheme}://{page.netloc}"
 
 
 @web.middleware

@@ -4,47 +4,57 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from sqlalchemy import select
+from sqlalchemy import Select, case, func, select
 
 from mj.lobby.models import Account, GameRecord, HandRecord, Rating, SeatRecord
 from mj.lobby.rating import ordinal
-from mj.lobby.store import Store
+from mj.lobby.store import Store, without_expired
 
 Json = dict[str, Any]
-#: Games listed in a history at most (newest first); the statistics count all.
+#: Games listed in a history at most (newest first); the statistics count all, summed by the database.
 HISTORY_LIMIT: Final = 200
+
+#: The hands begun in the enclosing query's game: one lookup of the hands' primary key per game, so the work
+#: grows with the games listed or summed, never with the account's whole history or the whole table of hands.
+_HANDS: Final = select(func.count()).where(HandRecord.game_id == GameRecord.id).scalar_subquery()
+
+
+def _seats(account_id: int, *columns: Any) -> Select[Any]:
+    """``columns`` of the account's seats joined to their games (:func:`without_expired`)."""
+    query = select(*columns).select_from(SeatRecord).join(GameRecord, GameRecord.id == SeatRecord.game_id)
+    return without_expired(query).where(SeatRecord.account_id == account_id)
+
+
+def _sum(column: Any) -> Any:
+    """The sum of ``column`` over the rows, 0 over none (SQL's is NULL), nulls left out."""
+    return func.coalesce(func.sum(column), 0)
 
 
 def player(store: Store, name: str) -> Json | None:
-    """The account called ``name``: its games (newest first), totals over finished games, ratings per rule system."""
+    """The account called ``name``: its games (newest first, not those of expired tables), totals over finished
+    games, ratings per rule system."""
     with store.session() as s:
         account = s.scalars(select(Account).where(Account.name == name)).first()
         if account is None:
             return None
-        rows = s.execute(
-            select(SeatRecord, GameRecord)
-            .join(GameRecord, GameRecord.id == SeatRecord.game_id)
-            .where(SeatRecord.account_id == account.id)
-            .order_by(GameRecord.id.desc())
-        ).all()
-        hands = dict(
-            s.execute(
-                select(HandRecord.game_id, HandRecord.number)
-                .where(HandRecord.game_id.in_([game.id for _, game in rows]))
-                .order_by(HandRecord.number)
-            ).all()
-        )
+        newest = _seats(account.id, SeatRecord, GameRecord, _HANDS).order_by(GameRecord.id.desc())
+        listed = s.execute(newest.limit(HISTORY_LIMIT)).all()
+        totals = s.execute(
+            _seats(
+                account.id,
+                func.count().label("games"),
+                _sum(_HANDS).label("hands"),
+                _sum(SeatRecord.wins).label("wins"),
+                _sum(SeatRecord.self_drawn).label("self_drawn"),
+                _sum(SeatRecord.deal_ins).label("deal_ins"),
+                _sum(SeatRecord.score).label("score"),
+                func.count(case((SeatRecord.placing == 1, 1))).label("first_places"),
+            ).where(GameRecord.finished)
+        ).one()
         ratings = s.scalars(select(Rating).where(Rating.account_id == account.id).order_by(Rating.rules)).all()
-    finished = [(seat, game) for seat, game in rows if game.finished]
     return {
         "name": account.name,
-        "games": len(finished),
-        "hands": sum(hands.get(game.id, 0) for _, game in finished),
-        "wins": sum(seat.wins or 0 for seat, _ in finished),
-        "self_drawn": sum(seat.self_drawn or 0 for seat, _ in finished),
-        "deal_ins": sum(seat.deal_ins or 0 for seat, _ in finished),
-        "score": sum(seat.score or 0 for seat, _ in finished),
-        "first_places": sum(seat.placing == 1 for seat, _ in finished),
+        **{total: int(value) for total, value in totals._mapping.items()},  # PostgreSQL sums counts as numeric
         "ratings": [
             {"rules": r.rules, "mu": r.mu, "sigma": r.sigma, "ordinal": ordinal(r.mu, r.sigma), "games": r.games}
             for r in ratings
@@ -55,12 +65,12 @@ def player(store: Store, name: str) -> Json | None:
                 "table": game.table_id,
                 "rules": game.rules,
                 "finished": game.finished,
-                "hands": hands.get(game.id, 0),
+                "hands": game_hands,
                 "score": seat.score,
                 "placing": seat.placing,
                 "wins": seat.wins,
                 "deal_ins": seat.deal_ins,
             }
-            for seat, game in rows[:HISTORY_LIMIT]
+            for seat, game, game_hands in listed
         ],
     }

@@ -21,7 +21,7 @@ only from a trusted peer and ignores them otherwise.
 from __future__ import annotations
 
 import ipaddress
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
@@ -82,11 +82,10 @@ class TrustedProxies:
     def trusts(self, address: Address | None) -> bool:
         return address is not None and any(address in network for network in self.networks)
 
-    def client(self, peer: str, hops: Sequence[Hop]) -> tuple[str, str | None]:
+    def client(self, peer: str, hops: Iterable[Hop]) -> tuple[str, str | None]:
         """The client's address and the scheme it used (None: as the connection's), from the connection's
-        ``peer`` and the header's ``hops`` (right-most first)."""
-        current = parse_address(peer)
-        if not self.trusts(current):
+        ``peer`` and the header's ``hops`` (right-most first), which are read only if the peer is a trusted proxy."""
+        if not self.trusts(parse_address(peer)):
             return peer, None
         address, scheme = peer, None
         for hop in hops:
@@ -98,15 +97,19 @@ class TrustedProxies:
                 break
         return address, scheme
 
-    def hops(self, request: web.Request) -> list[Hop]:
-        """The header's entries, right-most first (several header lines read as one list, in order)."""
+    def hops(self, request: web.Request) -> Iterator[Hop]:
+        """The header's entries, right-most first (several header lines read as one list, in order); the
+        headers are parsed when the first entry is asked for, so never for a peer whose word is not taken."""
         if self.header == FORWARDED:
-            return [Hop(element.get("for", ""), _scheme(element.get("proto"))) for element in request.forwarded[::-1]]
+            yield from (
+                Hop(element.get("for", ""), _scheme(element.get("proto"))) for element in request.forwarded[::-1]
+            )
+            return
         nodes = [node for line in request.headers.getall(X_FORWARDED_FOR, ()) for node in line.split(",")][::-1]
         schemes = [_scheme(s) for line in request.headers.getall("X-Forwarded-Proto", ()) for s in line.split(",")]
         schemes.reverse()  # a proxy may overwrite it rather than append: then its one value says for every hop
-        return [Hop(node, schemes[i] if i < len(schemes) else schemes[-1] if schemes else None)
-                for i, node in enumerate(nodes)]  # fmt: skip
+        for i, node in enumerate(nodes):
+            yield Hop(node, schemes[i] if i < len(schemes) else schemes[-1] if schemes else None)
 
     def middleware(self) -> Middleware:
         """The middleware giving each request its client's address (and scheme) when a trusted proxy sent it."""
@@ -115,11 +118,10 @@ class TrustedProxies:
         @web.middleware
         async def behind_proxies(request: web.Request, handler: Handler) -> web.StreamResponse:
             peer = request.remote or ""
-            if not self.trusts(parse_address(peer)):
-                return await handler(request)  # the common case, and every client that is not a proxy
             address, scheme = self.client(peer, self.hops(request))
-            seen = request.clone(remote=address) if scheme is None else request.clone(remote=address, scheme=scheme)
-            return await handler(seen)
+            if (address, scheme) == (peer, None):
+                return await handler(request)  # every client that is not a proxy (the common case): as it came
+            return await handler(request.clone(remote=address, scheme=scheme or request.scheme))
 
         return behind_proxies
 

@@ -14,11 +14,11 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Engine, create_engine, event, func, insert, or_, select, text, update
+from sqlalchemy import Engine, Select, create_engine, event, func, insert, or_, select, text, update
 from sqlalchemy.engine import Connection, make_url
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -43,6 +43,15 @@ _NOTIFY: Final = text(f"SELECT pg_notify('{CHANNEL}', game) FROM unnest(CAST(:ga
 UNFINISHED: Final = ("waiting", "playing")
 #: The status of a table closed after waiting too long with nobody at it: no game was played there.
 EXPIRED: Final = "expired"
+
+GameQuery = TypeVar("GameQuery", bound="Select[*tuple[Any, ...]]")
+
+
+def without_expired(query: GameQuery) -> GameQuery:
+    """``query``, which reads games, less the games of expired tables: they never began and never will, so
+    neither the games listed nor an account's history show them as unfinished (nor have them push the games
+    played out of a list)."""
+    return query.join(LobbyTable, LobbyTable.id == GameRecord.table_id).where(LobbyTable.status != EXPIRED)
 
 
 @dataclass(frozen=True, slots=True)
@@ -340,22 +349,16 @@ class Store:
             query = select(GameRecord).where(GameRecord.table_id == table_id).order_by(GameRecord.id.desc())
             return s.scalars(query.limit(1)).first()
 
-    def games(self, limit: int = 200, account_id: int | None = None) -> list[tuple[GameRecord, int]]:
-        """The latest games with their number of hands begun, newest first; not those of expired tables, which
-        never began and never will (nor push the games played out of a list)."""
+    def games(self, limit: int = 200) -> list[tuple[GameRecord, int]]:
+        """The latest games with their number of hands begun, newest first (:func:`without_expired`)."""
         with self.session() as s:
             hands = select(HandRecord.game_id, func.count().label("n")).group_by(HandRecord.game_id).subquery()
             query = (
-                select(GameRecord, func.coalesce(hands.c.n, 0))
-                .join(LobbyTable, LobbyTable.id == GameRecord.table_id)
-                .where(LobbyTable.status != EXPIRED)
+                without_expired(select(GameRecord, func.coalesce(hands.c.n, 0)))
                 .outerjoin(hands, hands.c.game_id == GameRecord.id)
                 .order_by(GameRecord.id.desc())
                 .limit(limit)
             )
-            if account_id is not None:
-                seated = select(SeatRecord.game_id).where(SeatRecord.account_id == account_id)
-                query = query.where(GameRecord.id.in_(seated))
             return [(game, int(n)) for game, n in s.execute(query)]
 
     def last_games(self, table_ids: Sequence[int]) -> dict[int, tuple[GameRecord, int, list[SeatRecord]]]:

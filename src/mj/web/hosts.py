@@ -17,6 +17,7 @@ address the machine gains or loses later is answered or refused accordingly.
 from __future__ import annotations
 
 import ipaddress
+import re
 import socket
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -28,6 +29,9 @@ from aiohttp import web
 LOOPBACK: Final = frozenset(("localhost", "127.0.0.1", "::1"))
 #: Bind addresses meaning "every interface".
 _WILDCARDS: Final = frozenset(("", "0.0.0.0", "::"))
+#: An origin as browsers send it: the scheme, ``://``, the host (an IPv6 address in brackets, else a name or an
+#: IPv4 address) and the port where it is not the scheme's default; no user, path, query or fragment.
+_ORIGIN: Final = re.compile(r"(https?)://(\[[0-9A-Fa-f:.]+\]|[^\[\]@:/?#\\\s]+)(?::([0-9]{1,5}))?")
 
 
 def host_name(header: str) -> str:
@@ -102,14 +106,33 @@ class HostPolicy:
         """
         if origin is None:
             return True
-        origin_scheme, sep, authority = origin.partition("://")
-        if not sep or origin_scheme not in ("http", "https") or not self.allows_host(authority):
+        parsed = _origin(origin)
+        if parsed is None:
             return False  # "null" (a file or a sandboxed frame) included
-        return _port(authority, origin_scheme) == _port(host_header or "", scheme)
+        origin_scheme, authority = parsed
+        return self.allows_host(authority) and _port(authority, origin_scheme) == _port(host_header or "", scheme)
 
 
 #: Loopback names only: a gateway bound to localhost with no --allow-host.
 LOOPBACK_ONLY: Final = HostPolicy(LOOPBACK)
+
+
+def _origin(origin: str) -> tuple[str, str] | None:
+    """The scheme and the ``host[:port]`` of a well-formed http or https ``origin``; None for any other: a page
+    the server served has one, while a lenient reading found a name in a malformed one (``http://[::1`` read
+    as ``::1`` on port 80)."""
+    parts = _ORIGIN.fullmatch(origin)
+    if parts is None:
+        return None
+    scheme, host, port = parts.groups()
+    if port is not None and not 0 < int(port) <= 65535:
+        return None
+    if host.startswith("["):
+        try:
+            ipaddress.IPv6Address(host[1:-1])
+        except ValueError:
+            return None
+    return scheme, origin.partition("://")[2]
 
 
 def _port(authority: str, scheme: str) -> str:
