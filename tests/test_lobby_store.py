@@ -3,15 +3,22 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
-from sqlalchemy import inspect
+from sqlalchemy import event, insert, inspect, text
 from sqlalchemy.exc import IntegrityError
 
-from mj.lobby.models import Base
-from mj.lobby.store import EXPIRED, Batch, HandState, SeatResult, SeatSpec, Store, StoreError
+from mj.lobby.models import Base, GameRecord, HandRecord, LobbyTable
+from mj.lobby.store import EXPIRED, Batch, HandState, SeatResult, SeatSpec, Store, StoreError, now
+
+#: Games recorded, each at its own table (every seventh expired); game ``i`` began ``i % (MOST_HANDS + 1)`` hands.
+MANY_GAMES = 3000
+MOST_HANDS = 3
+#: Games listed of them: the newest.
+LISTED = 10
 
 
 def test_the_migrations_make_exactly_the_schema_of_the_models(database_url: str) -> None:
@@ -71,6 +78,91 @@ def test_the_games_listed_leave_out_those_of_expired_tables_and_only_those(datab
             (waiting.id, False, 0),
             (played.id, False, 1),
         ]
+    finally:
+        store.close()
+
+
+def _record_many_games(store: Store) -> dict[int, int]:
+    """:data:`MANY_GAMES` games and their hands, in one transaction: the hands begun in each game not expired."""
+    with store.session() as s, s.begin():
+        tables = s.scalars(
+            insert(LobbyTable).returning(LobbyTable.id, sort_by_parameter_order=True),
+            [
+                {"rules": "classical", "options": "{}", "robots": 3, "level": 1, "seed": 0, "turn_timer": 0,
+                 "status": EXPIRED if i % 7 == 0 else "finished", "created_at": now()}
+                for i in range(MANY_GAMES)
+            ],
+        ).all()  # fmt: skip
+        games = s.scalars(
+            insert(GameRecord).returning(GameRecord.id, sort_by_parameter_order=True),
+            [
+                {"table_id": table, "rules": "classical", "options": "{}", "seed": 0, "started_at": now(),
+                 "finished": True, "finished_at": None, "moves": 0}
+                for table in tables
+            ],
+        ).all()  # fmt: skip
+        s.execute(
+            insert(HandRecord),
+            [{"game_id": game, "number": n, "east": 1, "first_move": 0}
+             for i, game in enumerate(games) for n in range(1, i % (MOST_HANDS + 1) + 1)],
+        )  # fmt: skip
+    return {game: i % (MOST_HANDS + 1) for i, game in enumerate(games) if i % 7 != 0}
+
+
+def _statement(store: Store, limit: int) -> tuple[list[tuple[int, int]], str, Any]:
+    """The games listed (``limit`` of them) with their hands, and the one statement that read them."""
+    seen: list[tuple[str, Any]] = []
+
+    def grab(_conn: Any, _cursor: Any, statement: str, parameters: Any, _context: Any, _many: bool) -> None:
+        seen.append((statement, parameters))
+
+    event.listen(store.engine, "before_cursor_execute", grab)
+    try:
+        listed = [(game.id, hands) for game, hands in store.games(limit)]
+    finally:
+        event.remove(store.engine, "before_cursor_execute", grab)
+    ((statement, parameters),) = seen
+    return listed, statement, parameters
+
+
+def _explained(store: Store, prefix: str, statement: str, parameters: Any) -> list[Any]:
+    """The rows of ``prefix`` (the database's own ``EXPLAIN``) run on ``statement``."""
+    connection = store.engine.raw_connection()
+    try:
+        cursor = connection.cursor()
+        cursor.execute(f"{prefix} {statement}", parameters)
+        return list(cursor.fetchall())
+    finally:
+        connection.close()
+
+
+def _rows_read(plan: dict[str, Any], table: str) -> int:
+    """The rows a PostgreSQL plan run (``EXPLAIN ANALYZE``, as JSON) read of ``table``, over all its loops."""
+    here = plan["Actual Rows"] * plan["Actual Loops"] if plan.get("Relation Name") == table else 0
+    return int(here + sum(_rows_read(below, table) for below in plan.get("Plans", [])))
+
+
+def test_the_games_listed_count_their_hands_by_a_lookup_per_listed_game_not_over_every_hand_recorded(
+    database_url: str,
+) -> None:
+    """Listing the newest games reads the hands of those games only: grouping the whole table of hands, as
+    ``/api/games`` once did, grows with every hand ever recorded. On PostgreSQL the plan run (the tables analysed,
+    as autovacuum does) reads at most :data:`MOST_HANDS` hands a listed game; SQLite looks each one's up by its key,
+    never scanning the table."""
+    store = Store(database_url)
+    try:
+        hands = _record_many_games(store)
+        listed, statement, parameters = _statement(store, LISTED)
+        assert listed == sorted(hands.items(), reverse=True)[:LISTED]
+        if store.engine.dialect.name == "postgresql":
+            with store.engine.begin() as connection:
+                connection.execute(text("ANALYZE"))
+            ((explained,),) = _explained(store, "EXPLAIN (ANALYZE, FORMAT JSON)", statement, parameters)
+            assert 0 < _rows_read(explained[0]["Plan"], "hands") <= LISTED * MOST_HANDS
+        else:
+            details = [row[3] for row in _explained(store, "EXPLAIN QUERY PLAN", statement, parameters)]
+            read = [detail for detail in details if "hands" in detail.split()]
+            assert read and all(d.startswith("SEARCH hands ") and d.endswith("(game_id=?)") for d in read), details
     finally:
         store.close()
 

@@ -6,17 +6,13 @@ from typing import Any, Final
 
 from sqlalchemy import Select, case, func, select
 
-from mj.lobby.models import Account, GameRecord, HandRecord, Rating, SeatRecord
+from mj.lobby.models import Account, GameRecord, Rating, SeatRecord
 from mj.lobby.rating import ordinal
-from mj.lobby.store import Store, without_expired
+from mj.lobby.store import HANDS_BEGUN, Store, without_expired
 
 Json = dict[str, Any]
 #: Games listed in a history at most (newest first); the statistics count all, summed by the database.
 HISTORY_LIMIT: Final = 200
-
-#: The hands begun in the enclosing query's game: one lookup of the hands' primary key per game, so the work
-#: grows with the games listed or summed, never with the account's whole history or the whole table of hands.
-_HANDS: Final = select(func.count()).where(HandRecord.game_id == GameRecord.id).scalar_subquery()
 
 
 def _seats(account_id: int, *columns: Any) -> Select[Any]:
@@ -37,13 +33,13 @@ def player(store: Store, name: str) -> Json | None:
         account = s.scalars(select(Account).where(Account.name == name)).first()
         if account is None:
             return None
-        newest = _seats(account.id, SeatRecord, GameRecord, _HANDS).order_by(GameRecord.id.desc())
+        newest = _seats(account.id, SeatRecord, GameRecord, HANDS_BEGUN).order_by(GameRecord.id.desc())
         listed = s.execute(newest.limit(HISTORY_LIMIT)).all()
         totals = s.execute(
             _seats(
                 account.id,
                 func.count().label("games"),
-                _sum(_HANDS).label("hands"),
+                _sum(HANDS_BEGUN).label("hands"),
                 _sum(SeatRecord.wins).label("wins"),
                 _sum(SeatRecord.self_drawn).label("self_drawn"),
                 _sum(SeatRecord.deal_ins).label("deal_ins"),

@@ -44,6 +44,10 @@ UNFINISHED: Final = ("waiting", "playing")
 #: The status of a table closed after waiting too long with nobody at it: no game was played there.
 EXPIRED: Final = "expired"
 
+#: The number of hands begun in the enclosing query's game: one lookup of the hands' primary key per game read,
+#: so the work grows with the games listed or summed, never with the whole table of hands.
+HANDS_BEGUN: Final = select(func.count()).where(HandRecord.game_id == GameRecord.id).scalar_subquery()
+
 GameQuery = TypeVar("GameQuery", bound="Select[*tuple[Any, ...]]")
 
 
@@ -352,14 +356,8 @@ class Store:
     def games(self, limit: int = 200) -> list[tuple[GameRecord, int]]:
         """The latest games with their number of hands begun, newest first (:func:`without_expired`)."""
         with self.session() as s:
-            hands = select(HandRecord.game_id, func.count().label("n")).group_by(HandRecord.game_id).subquery()
-            query = (
-                without_expired(select(GameRecord, func.coalesce(hands.c.n, 0)))
-                .outerjoin(hands, hands.c.game_id == GameRecord.id)
-                .order_by(GameRecord.id.desc())
-                .limit(limit)
-            )
-            return [(game, int(n)) for game, n in s.execute(query)]
+            query = without_expired(select(GameRecord, HANDS_BEGUN)).order_by(GameRecord.id.desc()).limit(limit)
+            return [(game, hands) for game, hands in s.execute(query)]
 
     def last_games(self, table_ids: Sequence[int]) -> dict[int, tuple[GameRecord, int, list[SeatRecord]]]:
         """The latest game of each of these tables, with its number of hands begun and its seats
@@ -370,14 +368,13 @@ class Store:
             latest = (
                 select(func.max(GameRecord.id)).where(GameRecord.table_id.in_(table_ids)).group_by(GameRecord.table_id)
             )
-            games = {game.id: game for game in s.scalars(select(GameRecord).where(GameRecord.id.in_(latest)))}
-            counted = select(HandRecord.game_id, func.count()).where(HandRecord.game_id.in_(games))
-            hands = {game_id: int(n) for game_id, n in s.execute(counted.group_by(HandRecord.game_id))}
+            counted = select(GameRecord, HANDS_BEGUN).where(GameRecord.id.in_(latest))
+            games = {game.id: (game, hands) for game, hands in s.execute(counted)}
             seats: dict[int, list[SeatRecord]] = {game_id: [] for game_id in games}
             query = select(SeatRecord).where(SeatRecord.game_id.in_(games)).order_by(SeatRecord.connection)
             for seat in s.scalars(query):
                 seats[seat.game_id].append(seat)
-            return {game.table_id: (game, hands.get(game.id, 0), seats[game.id]) for game in games.values()}
+            return {game.table_id: (game, hands, seats[game.id]) for game, hands in games.values()}
 
     def sent_since(self, game_id: int, after: int, limit: int = 5000) -> list[tuple[int, str]]:
         """The lines the table sent (logged) after move ``after``, with their numbers, oldest first."""
