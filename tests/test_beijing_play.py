@@ -17,7 +17,7 @@ from mj.protocol import pmsg as P
 from mj.protocol.connect import EXTENDED_PROTOCOL_VERSION
 from mj.replay import read_entries, replay
 from mj.rules.registry import get
-from mj.savefile import completed_rounds_comment, format_save
+from mj.savefile import completed_rounds_comment, format_save, hand_start_comment
 from mj.seatview import SeatView
 from test_beijing_rules import KONG_WEST
 from test_protocol_extension import exchange, play_out, start_server
@@ -84,7 +84,8 @@ def test_a_beijing_game_resumed_from_a_save_mid_hand_is_played_out_and_its_log_r
     hand.turn(WEST, "NW")
     game = hand.game
     head: list[C.CMsg] = [C.Player(p, f"P{p}") for p in game.seating]
-    head += [game.hand_start, completed_rounds_comment(0), *(C.GameOption(0, e) for e in game.options.entries())]
+    head += [game.hand_start, completed_rounds_comment(0), hand_start_comment(game.after_draw, game.banker_hands)]
+    head += [C.GameOption(0, e) for e in game.options.entries()]
     head.append(C.Wall(tiles.codes(game.hand_wall)))
     (tmp_path / "saved.mjs").write_text(format_save([*head, *game.history]))
     server, address = start_beijing_server(

@@ -23,7 +23,7 @@ from mj.rules.base import HandScore, SeatHand, Win, WinSource
 from mj.rules.beijing import options as opt
 from mj.rules.beijing.rules import BEIJING, tiles_kept
 from mj.rules.beijing.seating import draw_seats
-from mj.savefile import completed_rounds_comment, format_save, parse_save
+from mj.savefile import completed_rounds_comment, format_save, hand_start_comment, parse_save
 from mj.tiles import GlibcRandom
 
 LOWER = ChowPosition.LOWER
@@ -489,7 +489,8 @@ def test_a_beijing_hand_saved_after_a_kong_and_a_claim_is_restored_by_its_histor
     hand.turn(WEST, "NW")
     game = hand.game
     head: list[C.CMsg] = [C.Player(p, f"P{p}") for p in game.seating]
-    head += [game.hand_start, completed_rounds_comment(0), *(C.GameOption(0, e) for e in game.options.entries())]
+    head += [game.hand_start, completed_rounds_comment(0), hand_start_comment(game.after_draw, game.banker_hands)]
+    head += [C.GameOption(0, e) for e in game.options.entries()]
     head.append(C.Wall(tiles.codes(game.hand_wall)))
     saved = parse_save(format_save([*head, *game.history]), BEIJING)
     again = restore_game(saved, _NoMoreWalls(), Config(rules=BEIJING))

@@ -8,6 +8,10 @@ the original's.
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
+from pathlib import Path
+
 import pytest
 
 from mj.arena.exchange import exchange
@@ -16,6 +20,7 @@ from mj.arena.tally import GameTally
 from mj.robot.agent import Robot
 from mj.rules.beijing.rules import BEIJING
 from mj.table import LoadError, Table, TableSettings
+from test_input_files import assert_refused, run_server
 
 
 def test_a_beijing_save_loads_with_the_last_hand_drawn_and_the_banker_run_kept_at_every_hand() -> None:
@@ -66,6 +71,7 @@ class _Saved(Exception):
     """Stops the game once it has been saved."""
 
 
+@functools.cache
 def _beijing_save_in_its_second_hand() -> str:
     saved: list[str] = []
 
@@ -95,3 +101,43 @@ def test_a_damaged_hand_start_comment_is_refused_not_read_as_no_draw_and_no_run(
     assert whole.game is not None and (whole.game.after_draw, whole.game.banker_hands) == (True, 2), "the guard"
     with pytest.raises(LoadError, match=r"line \d+: expected '# AfterDraw 0\|1 BankerHands N'"):
         Table(TableSettings(rules=BEIJING)).load(text.replace(written, f"# {damaged}"))
+
+
+def _hand_start_line(text: str) -> str:
+    return next(line for line in text.split("\r\n") if line.startswith("# AfterDraw "))
+
+
+@pytest.mark.parametrize(
+    "misspelt", ["AfterDraws 1 BankerHands 2", "afterdraw 1 BankerHands 2", "AftrDraw 1 BankerHands 2"]
+)
+def test_a_misspelt_hand_start_comment_is_refused_not_ignored_and_nothing_is_loaded(misspelt: str) -> None:
+    """Read as free text it would be ignored, and the hand scored as if the one before were won and the
+    banker new."""
+    text = _beijing_save_in_its_second_hand()
+    table = Table(TableSettings(rules=BEIJING))
+    word = misspelt.split()[0]
+    with pytest.raises(LoadError, match=rf"^line \d+: unknown comment keyword '{word}' \(did you mean AfterDraw\?\)$"):
+        table.load(text.replace(_hand_start_line(text), f"# {misspelt}"))
+    assert table.game is None and not table.players, "nothing was loaded"
+
+
+@pytest.mark.parametrize(
+    ("change", "reason"),
+    [
+        (
+            lambda text: text.replace(_hand_start_line(text) + "\r\n", ""),
+            r"no '# AfterDraw 0\|1 BankerHands N' comment",
+        ),
+        (lambda text: text.replace("# CompletedRounds", "# was CompletedRounds"), r"no '# CompletedRounds N' comment"),
+    ],
+    ids=["AfterDraw deleted", "CompletedRounds made free text"],
+)
+def test_a_beijing_save_without_a_comment_it_always_has_is_refused_in_one_line_with_status_2(
+    change: Callable[[str], str], reason: str, tmp_path: Path
+) -> None:
+    """The original cannot write a Beijing save, so no garbage comment of its stands in for the count."""
+    text = _beijing_save_in_its_second_hand()
+    changed = change(text)
+    assert changed != text, "precondition: the change applies"
+    (tmp_path / "bad.mjs").write_bytes(changed.encode("latin-1"))
+    assert_refused(run_server(tmp_path, "--rules", "beijing", "--load-game", "bad.mjs"), reason)

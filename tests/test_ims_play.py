@@ -17,7 +17,7 @@ from mj.protocol.fields import ChowPosition
 from mj.rules.classical.rules import CLASSICAL, DEAL_ORDER
 from mj.rules.ims.rules import IMS
 from mj.rules.options import GameOptions
-from mj.savefile import completed_rounds_comment, format_save, parse_save
+from mj.savefile import completed_rounds_comment, format_save, hand_start_comment, parse_save
 from mj.seatview import SeatView
 from mj.tiles import BLANK, Tile
 
@@ -366,7 +366,8 @@ def test_an_ims_hand_saved_with_revealed_flowers_and_a_hidden_kong_is_restored_b
     table.play(EAST, P.Discard(tiles.parse("GD"), False))
     game = table.game
     head: list[C.CMsg] = [C.Player(p, f"P{p}") for p in game.seating]
-    head += [game.hand_start, completed_rounds_comment(0), *(C.GameOption(0, e) for e in game.options.entries())]
+    head += [game.hand_start, completed_rounds_comment(0), hand_start_comment(game.after_draw, game.banker_hands)]
+    head += [C.GameOption(0, e) for e in game.options.entries()]
     head.append(C.Wall(tiles.codes(game.hand_wall)))
     saved = parse_save(format_save([*head, *game.history]), IMS)
     again = restore_game(saved, FixedWalls([]), Config(rules=IMS))

@@ -29,6 +29,7 @@ from mj.savefile import SaveFileError, parse_save
 from mj.table import Table, TableSettings
 
 VALID_SAVE = Path(__file__).parent / "data" / "reference" / "hand-history-seed31-hand-01.mjs"
+MIDHAND_SAVE = VALID_SAVE.parent / "saved-game-midhand-seed21.mjs"
 #: A file must be refused well within this; a hang is what it guards against.
 DEADLINE = 5.0
 #: Python, uvloop and our modules take well under this; /dev/zero or a 52 MB file held whole would not fit.
@@ -99,6 +100,19 @@ CORRUPT_SAVES = {
     "huge CompletedRounds": (_comment("CompletedRounds 77777777777"), "CompletedRounds .* must be below"),
     "negative CompletedRounds": (_comment("CompletedRounds     -3"), "completed rounds must be a whole number"),
     "CompletedRounds not a number": (_comment("CompletedRounds x"), "completed rounds must be a whole number"),
+    # a keyword misspelt would be read as free text, and the game resume in another state
+    "CompletedRounds misspelt": (
+        _comment("Completedrounds      1"),
+        r"line 6: unknown comment keyword 'Completedrounds' \(did you mean CompletedRounds\?\)$",
+    ),
+    "CompletedRounds singular": (
+        _comment("CompletedRound 1"),
+        r"line 6: unknown comment keyword 'CompletedRound' \(did you mean CompletedRounds\?\)$",
+    ),
+    "AfterDraw misspelt": (
+        _comment("AfterDraws 1 BankerHands 2"),
+        r"line 6: unknown comment keyword 'AfterDraws' \(did you mean AfterDraw\?\)$",
+    ),
     # a journal damaged inside its option list: the defaults would stand in for the rest
     "cut inside the option list": (
         lambda text: text[: text.index("GameOption 0 EastDoubles") + len("GameOption 0 EastDo")],
@@ -127,6 +141,46 @@ def test_the_originals_own_save_files_load(path: Path) -> None:
     table = Table(TableSettings())
     table.load(text)
     assert table.game is not None and table.game.history, "the hand in progress replays"
+
+
+def _original_midhand_save(comment: str | None) -> str:
+    """The original's save of a hand in progress, its garbage comment after the Game line replaced by
+    ``# comment`` (``None``: deleted)."""
+    lines = MIDHAND_SAVE.read_bytes().decode("latin-1").split("\r\n")
+    index = next(i for i, line in enumerate(lines) if line.startswith("# "))
+    lines[index : index + 1] = [] if comment is None else [f"# {comment}"]
+    return "\r\n".join(lines)
+
+
+def test_a_save_of_a_hand_in_progress_without_its_rounds_comment_is_refused(tmp_path: Path) -> None:
+    """Every save of a game in progress has a comment after its Game line (ours the count, the original's
+    garbage); without one, the rounds already played are not known, and the game would play them again."""
+    ours = Table(TableSettings())
+    ours.load(_original_midhand_save("CompletedRounds      0"))
+    assert ours.game is not None and ours.game.history, "the guard: as our server writes it, it loads"
+    (tmp_path / "bad.mjs").write_bytes(_original_midhand_save(None).encode("latin-1"))
+    assert_refused(
+        run_server(tmp_path, "--load-game", "bad.mjs"),
+        r"no '# CompletedRounds N' comment, .*the rounds already played are not known$",
+    )
+
+
+@pytest.mark.parametrize(
+    "comment",
+    ["", "saved after the tea break", "Afterwards we stopped", "After", "Completed 2 rounds so far", "Draw 3",
+     "Rounds 2", "BankerHands", "\x01\x80\xad\xfb\xe6U"],
+)  # fmt: skip
+def test_free_text_comments_load_in_the_head_and_in_the_hand(comment: str) -> None:
+    """A comment shaped as ours (a word, alone or before a number) is refused only if its word is close to one
+    of ours; other text, the original's garbage among it, is a person's and changes nothing."""
+    plain = Table(TableSettings())
+    plain.load(MIDHAND_SAVE.read_bytes().decode("latin-1"))
+    text = _original_midhand_save(comment).replace("\r\nWall ", f"\r\n# {comment}\r\nWall ")
+    noted = Table(TableSettings())
+    noted.load(text.replace("\r\nPlayerDiscards ", f"\r\n# {comment}\r\nPlayerDiscards ", 1))
+    assert plain.game is not None and noted.game is not None
+    assert [m.encode() for m in noted.game.history] == [m.encode() for m in plain.game.history]
+    assert (noted.game.scores, noted.game.completed_rounds) == (plain.game.scores, plain.game.completed_rounds)
 
 
 @pytest.mark.parametrize(
@@ -288,7 +342,7 @@ def test_a_missing_file_is_refused_with_its_reason(tmp_path: Path) -> None:
 
 def test_a_save_cut_off_mid_line_loads_up_to_its_last_whole_line() -> None:
     """A journal of a server killed mid-write ends in half a line: that line alone is lost."""
-    text = save_text()
+    text = _comment("CompletedRounds      0")(save_text())  # a journal, not a hand history: it counts the rounds
     whole = parse_save(text)
     assert isinstance(whole.history[-1], C.Settlement), "precondition: the last message spans several lines"
     for cut in (text[: text.rindex("North LOSES") + 5], text[: text.rindex("\r\nSettlement ") + 7]):

@@ -25,9 +25,10 @@ from mj.protocol import cmsg as C
 from mj.protocol import pmsg as P
 from mj.protocol.framing import ENCODING
 from mj.rules import registry
+from mj.rules.classical.rules import needs_extension
 from mj.rules.options import END, OptionEntry
 from mj.rules.ruleset import Ruleset
-from mj.savefile import completed_rounds_comment, format_save
+from mj.savefile import completed_rounds_comment, format_save, hand_start_comment
 from mj.server.logcompare import SYNCHRONISING
 from mj.table import TOO_FAST, Delivery, LoadError, Saver, Table, TableSettings
 from mj.tiles import BLANK, Tile
@@ -303,9 +304,13 @@ def _save_text(start: _Start, walls: LoggedWalls) -> str:
     # wind on (a game of more than four rounds is taken to be in its first four). The original
     # ignores the count when it loads a game (mj only under --original-quirks).
     messages.append(completed_rounds_comment(tiles.WINDS.index(game.round)))
+    rules = start.settings.rules
+    if start.history and needs_extension(rules):
+        # Nor whether the hand before was drawn and the banker's run: taken as none, as before a first
+        # hand. Only Beijing's Upstairs doubles read them, and a hand they scored would not replay alike.
+        messages.append(hand_start_comment(False, 0))
     messages.extend(C.GameOption(0, entry) for entry in start.settings.option_entries)
     if start.history:
-        rules = start.settings.rules
         options = rules.new_options()
         for entry in start.settings.option_entries:
             options.apply_entry(entry)

@@ -10,14 +10,27 @@ The option list is whole or the file is refused: every save, the original's too,
 all the options of its rules and ends the list with ``End``, and a journal cut inside
 the list would otherwise resume with the defaults in place of what was played.
 
-A save of a rule system the original cannot play (Beijing) adds one more comment,
+A save of a rule system the original cannot play (IMS, Beijing) adds one more comment,
 ``# AfterDraw 1 BankerHands 3``: whether the hand before the saved one was drawn and
 how many hands its banker had dealt in a row before it, which the Game line does not
 say and Beijing's Upstairs doubles depend on. Classical saves stay the original's.
+
+Neither comment may go missing or astray without a word, since the game would resume
+in another state. A comment shaped as ours (a word, alone or before a number) whose
+word is close to one of ours but not it (``# AfterDraws 1``, ``# Completedrounds 2``)
+is refused as a misspelling; other comments are free text and pass, the original's
+garbage among them (the bytes of a stale pointer, no word of ours). A missing comment is
+refused where the file shows that its writer wrote one: ``# CompletedRounds`` in a
+file whose hand is not over (only hand histories and the original's second save of a
+finished hand go without; in a classical file the original's garbage comment after
+the Game line stands in for it), ``# AfterDraw`` in every dealt hand of rules that
+write it. A ``# CompletedRounds`` deleted from a finished hand cannot be told from a
+hand history, and is not refused.
 """
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -28,6 +41,7 @@ from mj.protocol import cmsg as C
 from mj.protocol.fields import ProtocolError
 from mj.protocol.framing import ENCODING, LineDecoder, encode_line
 from mj.quoting import quoted
+from mj.rules.classical.rules import needs_extension
 from mj.rules.options import END, GameOptions, OptionEntry, OptionError
 from mj.tiles import Tile
 
@@ -38,6 +52,17 @@ _COMPLETED_WORD: Final = "CompletedRounds"
 _COMPLETED = re.compile(r"CompletedRounds\s+(\d+)\s*$")
 _HAND_START_WORD: Final = "AfterDraw"
 _HAND_START = re.compile(r"AfterDraw\s+([01])\s+BankerHands\s+(\d{1,9})\s*$")
+#: The words our comments begin with, each the start of one comment's text.
+_KEYWORDS: Final = (_COMPLETED_WORD, _HAND_START_WORD)
+#: A comment's first word: ours when it is one of :data:`_KEYWORDS`, whatever follows.
+_WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*")
+#: A comment shaped as ours: a word, alone or followed by a number. 40 letters is far beyond any word
+#: as like one of ours as :data:`_LIKENESS` asks (at most 22 letters for the longest, 15).
+_KEYWORD_SHAPE = re.compile(r"([A-Za-z][A-Za-z0-9]{0,39})(?:\s+[-+]?\d.*)?", re.DOTALL)
+#: How like one of our words (difflib's ratio, case aside) a comment's word must be to be taken for a
+#: misspelling of it: a slip of a letter or two, or of case, is; a free-text word such as "After" or
+#: "Completed" (0.71, 0.75) is not.
+_LIKENESS: Final = 0.8
 
 #: The missing options a refusal names, of a list that may lack all of them.
 _NAMED: Final = 3
@@ -94,7 +119,9 @@ def parse_save(text: str, rules: Ruleset | None = None) -> SavedGame:
     game: C.Game | None = None
     options: list[OptionEntry] = []
     completed: int | None = None
-    hand_start = (False, 0)
+    hand_start: tuple[bool, int] | None = None
+    #: A comment other than ours between the Game line and the options, where the original writes its garbage.
+    stand_in = False
     wall: tuple[Tile, ...] | None = None
     history: list[C.CMsg] = []
     game_options = rules.new_options() if rules is not None else GameOptions()
@@ -107,10 +134,13 @@ def parse_save(text: str, rules: Ruleset | None = None) -> SavedGame:
             raise SaveFileError(f"line {number}: not a controller message ({exc}): {quoted(line)}") from None
         if isinstance(message, C.Comment):
             text = message.text.strip()
-            if text.startswith(_COMPLETED_WORD):  # the original's garbage comment never does
+            keyword = _keyword(text, number)
+            if keyword == _COMPLETED_WORD:
                 completed = _completed_rounds(text, number)
-            elif text.startswith(_HAND_START_WORD):
+            elif keyword == _HAND_START_WORD:
                 hand_start = _hand_start(text, number)
+            elif game is not None and not options:
+                stand_in = True
         elif isinstance(message, C.Player) and game is None:
             players.append(message)
         elif isinstance(message, C.Game) and game is None:
@@ -139,6 +169,7 @@ def parse_save(text: str, rules: Ruleset | None = None) -> SavedGame:
     for entry in options:
         game_options.apply_entry(entry)
     _check_game(game, game_options, completed)
+    _check_comments(completed, hand_start, stand_in, wall, history, rules)
     if wall is not None:
         flowers = rules.flowers(game_options) if rules is not None else game_options.flag("Flowers")
         problem = tiles.wall_problem(wall, flowers)
@@ -146,7 +177,24 @@ def parse_save(text: str, rules: Ruleset | None = None) -> SavedGame:
             raise SaveFileError(f"Wall line: {problem}")
         if not history or not isinstance(history[0], C.NewHand):
             raise SaveFileError("the hand history must start with NewHand")
-    return SavedGame(tuple(players), game, tuple(options), completed, wall, tuple(history), *hand_start)
+    return SavedGame(tuple(players), game, tuple(options), completed, wall, tuple(history), *(hand_start or (False, 0)))
+
+
+def _keyword(text: str, number: int) -> str | None:
+    """Which of our comments ``text`` is, or ``None`` for free text; one shaped as ours whose word is close to
+    one of ours is refused, since ignoring it would resume the game in another state."""
+    first = _WORD.match(text)
+    if first is not None and first.group() in _KEYWORDS:  # the original's garbage comment never begins so
+        return first.group()
+    shaped = _KEYWORD_SHAPE.fullmatch(text)
+    if shaped is None:
+        return None
+    word = shaped.group(1)
+    lower = {keyword.lower(): keyword for keyword in _KEYWORDS}
+    close = difflib.get_close_matches(word.lower(), lower, n=1, cutoff=_LIKENESS)
+    if close:
+        raise SaveFileError(f"line {number}: unknown comment keyword {quoted(word)} (did you mean {lower[close[0]]}?)")
+    return None
 
 
 def _completed_rounds(text: str, number: int) -> int:
@@ -166,6 +214,30 @@ def _hand_start(text: str, number: int) -> tuple[bool, int]:
     if found is None:
         raise SaveFileError(f"line {number}: expected '# AfterDraw 0|1 BankerHands N', not {quoted(text)}")
     return found.group(1) == "1", int(found.group(2))
+
+
+def _check_comments(
+    completed: int | None,
+    hand_start: tuple[bool, int] | None,
+    stand_in: bool,
+    wall: tuple[Tile, ...] | None,
+    history: Sequence[C.CMsg],
+    rules: Ruleset | None,
+) -> None:
+    """Refuse a file without a comment that its writer wrote (module documentation): resumed without it,
+    the game would play rounds already played, or lose Beijing's Upstairs doubles, without a word."""
+    extended = rules is not None and needs_extension(rules)
+    over = any(isinstance(item, C.Settlement | C.WashOut) for item in history)
+    if completed is None and not over and (extended or not stand_in):
+        raise SaveFileError(
+            "no '# CompletedRounds N' comment, which every save of a game in progress has after its Game line: "
+            "the file is damaged, so the rounds already played are not known"
+        )
+    if extended and wall is not None and hand_start is None:
+        raise SaveFileError(
+            "no '# AfterDraw 0|1 BankerHands N' comment, which every save of these rules has with its hand: "
+            "the file is damaged, so what the hand began after is not known"
+        )
 
 
 def _check_option_list(options: Sequence[OptionEntry], schema: GameOptions) -> None:

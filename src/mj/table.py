@@ -22,7 +22,7 @@ from mj.protocol import cmsg as C
 from mj.protocol import pmsg as P
 from mj.protocol.connect import EXTENDED_PROTOCOL_VERSION, PROTOCOL_VERSION
 from mj.protocol.fields import ChowPosition, PlayerOption, ProtocolError
-from mj.rules.classical.rules import CLASSICAL
+from mj.rules.classical.rules import CLASSICAL, needs_extension
 from mj.rules.options import OptionEntry
 from mj.rules.ruleset import Ruleset
 from mj.savefile import (
@@ -861,16 +861,6 @@ def _check_save_name(name: str) -> None:
     """Refuse a save file name of other characters than :data:`_SAVE_NAME_CHARACTERS`, too long, or hidden."""
     if len(name) > MAX_SAVE_NAME or name.startswith(".") or not _SAVE_NAME_CHARACTERS.issuperset(name):
         raise IllegalMove(BAD_SAVE_NAME)
-
-
-def needs_extension(rules: Ruleset) -> bool:
-    """Whether an original client cannot play ``rules``: options or a course of play other than classical's.
-
-    A system that only scores differently (a test's stand-in) plays with classical's
-    messages; IMS and Beijing need mj's protocol extension (docs/protocol-extension.md).
-    """
-    options = rules.new_options()
-    return options != CLASSICAL.new_options() or rules.course(options) != CLASSICAL.course(options)
 
 
 def _as_seen_by(item: C.CMsg, player: int, hidden_kongs: bool = False) -> C.CMsg | None:

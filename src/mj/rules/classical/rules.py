@@ -20,6 +20,7 @@ from mj.rules.classical.scoring import score_hand
 from mj.rules.classical.settlement import settle
 from mj.rules.naming import MoveNames
 from mj.rules.options import GameOptions
+from mj.rules.ruleset import Ruleset
 from mj.seatview import SeatView
 from mj.tiles import GlibcRandom, Tile
 
@@ -159,3 +160,13 @@ class ClassicalRules:
 
 
 CLASSICAL = ClassicalRules()
+
+
+def needs_extension(rules: Ruleset) -> bool:
+    """Whether an original client cannot play ``rules``: options or a course of play other than classical's.
+
+    A system that only scores differently (a test's stand-in) plays with classical's
+    messages; IMS and Beijing need mj's protocol extension (docs/protocol-extension.md).
+    """
+    options = rules.new_options()
+    return options != CLASSICAL.new_options() or rules.course(options) != CLASSICAL.course(options)
