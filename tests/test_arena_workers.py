@@ -153,9 +153,22 @@ def test_the_progress_display_counts_the_games_the_workers_play() -> None:
     assert shown.players == alone.players
 
 
+def _interruptible() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_ctrl_c_ends_a_run_on_workers_with_one_line_and_status_130() -> None:
     command = [sys.executable, "-m", "mj.cli", "arena", "--games", "400", "--jobs", "2", *SHORT, *["level=1"] * 4]
-    run = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    run = subprocess.Popen(
+        command,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+        # as from a terminal's shell: a suite started in the background (``pytest &``) ignores Ctrl-C,
+        # and a program started with it ignored rightly keeps ignoring it
+        preexec_fn=_interruptible,
+    )
     try:
         while len(children_of(run.pid)) < 2 and run.poll() is None:
             time.sleep(0.05)
