@@ -27,7 +27,7 @@ from conftest import OUR_SERVER
 from mj.web.session import CONNECT_SECONDS, Session
 from procs import children_of
 from test_web import Browser, Xmj, browser_tab, run, running_xmj
-from test_web_new_game import LEVEL_1, HeldStart, blocked_while_starting, our_discard, shoot, wait_for
+from test_web_new_game import LEVEL_1, HeldStart, blocked_while_starting, our_discard, plays_on, shoot, wait_for
 
 Json = dict[str, Any]
 #: A game saved mid-hand by Robot1 to Robot4: its server seats nobody else.
@@ -226,12 +226,7 @@ def test_a_failed_join_returns_the_page_to_the_game_in_hand_which_is_still_playe
         said = failed.locator(".text").inner_text()
         assert said == "The server refused the connection: Can't find you in the resumed game. Your game goes on."
         shoot(page, artifacts, "join-failed")
-        # the game in hand is played on: Ready, then a discard by double click
-        assert page.locator(".label.rel0 .name").inner_text() == "Kept"
-        page.locator(".action[data-kind=ready] button[data-id=ready]").click()
-        page.locator(".action[data-kind=turn]").wait_for(timeout=20_000)
-        page.locator("button.tile.mine").last.dblclick()
-        page.locator(".discards.rel0 .tile").first.wait_for(timeout=5000)
+        plays_on(page, "Kept")
         assert failed.is_visible(), "the reason stays until dismissed"
         assert len(children_of(xmj.process.pid)) == 4, "the failed join ended the game in hand"
 

@@ -209,6 +209,15 @@ def blocked_while_starting(page: Any, held: HeldStart, saying: str = "Starting a
     assert not page.locator(".menu ul.open").count(), "the menus opened while the new one started"
 
 
+def plays_on(page: Any, name: str) -> None:
+    """The game in hand goes on after a failed start: ``name``'s seat says Ready, then discards by double click."""
+    assert page.locator(".label.rel0 .name").inner_text() == name
+    page.locator(".action[data-kind=ready] button[data-id=ready]").click()
+    page.locator(".action[data-kind=turn]").wait_for(timeout=20_000)
+    page.locator("button.tile.mine").last.dblclick()
+    page.locator(".discards.rel0 .tile").first.wait_for(timeout=5000)
+
+
 def test_a_failed_new_game_returns_the_page_to_the_game_in_hand_which_is_still_played(
     page: Any, tmp_path: Path, artifacts: Path
 ) -> None:
@@ -231,12 +240,7 @@ def test_a_failed_new_game_returns_the_page_to_the_game_in_hand_which_is_still_p
         assert BEIJING_REFUSED in said and said.endswith("Your game goes on."), said
         assert "\n" not in said
         shoot(page, artifacts, "new-game-failed")
-        # the game in hand is played on: Ready, then a discard by double click
-        assert page.locator(".label.rel0 .name").inner_text() == "Kept"
-        page.locator(".action[data-kind=ready] button[data-id=ready]").click()
-        page.locator(".action[data-kind=turn]").wait_for(timeout=20_000)
-        page.locator("button.tile.mine").last.dblclick()
-        page.locator(".discards.rel0 .tile").first.wait_for(timeout=5000)
+        plays_on(page, "Kept")
         assert failed.is_visible(), "the reason stays until dismissed"
         failed.get_by_role("button", name="Dismiss").click()
         assert failed.is_hidden()
