@@ -96,6 +96,9 @@ def test_a_post_from_another_sites_page_is_refused_and_changes_nothing(start_lob
             assert [visitor.call("POST", path, body) for path, body in _posts("Eve", 1)] == [refused] * 8
     visitor.sends = {"Referer": "http://[::1/"}
     assert visitor.call("POST", "/api/chat", {"text": "hello"})[0] == 403, "a Referer that is no address"
+    visitor.sends = {"Origin": "http://" + "e" * 4000 + ".example"}
+    status, answer = visitor.call("POST", "/api/chat", {"text": "hello"})
+    assert status == 403 and "(4015 characters)" in answer["error"] and len(answer["error"]) < 200
     visitor.sends = {}
     assert _seen(visitor) == before, "still logged in, no account, table, seat, robot or chat line more"
 

@@ -19,6 +19,7 @@ from mj.lobby.proxies import TrustedProxies
 from mj.lobby.seats import PAGE, LobbyGateway
 from mj.lobby.store import Lease, Store
 from mj.lobby.tables import Tables
+from mj.quoting import quoted
 from mj.web.hosts import LOOPBACK_ONLY, HostPolicy
 
 #: Largest request body accepted (a table request, a login).
@@ -114,15 +115,15 @@ def _page_origin(request: web.Request) -> tuple[str, str | None]:
     no page named; ``""``, refused: a ``Referer`` that is no address)."""
     origin = request.headers.get("Origin")
     if origin is not None:
-        return f"Origin {origin!r}", origin
+        return f"Origin {quoted(origin)}", origin
     referer = request.headers.get("Referer")
     if referer is None:
         return "", None
     try:
         page = urlsplit(referer)
     except ValueError:  # an IPv6 address with no closing "]"
-        return f"Referer {referer!r}", ""
-    return f"Referer {referer!r}", f"{page.scheme}://{page.netloc}"
+        return f"Referer {quoted(referer)}", ""
+    return f"Referer {quoted(referer)}", f"{page.scheme}://{page.netloc}"
 
 
 @web.middleware
