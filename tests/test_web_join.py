@@ -62,10 +62,12 @@ def closed_port() -> str:
         return f"127.0.0.1:{probe.getsockname()[1]}"
 
 
-async def refused_join(tab: Browser, server: str, name: str = "Alice", meanwhile: Json | None = None) -> str:
-    """Ask to join ``server`` (then send ``meanwhile``) and read until the join's refusal, which must come
-    without a move to another game."""
-    await tab.send({"type": "join", "server": server, "name": name})
+async def refused_join(
+    tab: Browser, server: str, name: str = "Alice", meanwhile: Json | None = None, **more: object
+) -> str:
+    """Ask to join ``server`` (with ``more`` fields of the request; then send ``meanwhile``) and read until
+    the join's refusal, which must come without a move to another game."""
+    await tab.send({"type": "join", "server": server, "name": name, **more})
     if meanwhile is not None:
         await tab.send(meanwhile)
     while True:  # the game in hand goes on meanwhile: its snapshots may come before the answer
@@ -101,6 +103,10 @@ def test_a_join_that_fails_leaves_the_game_in_hand_playing_and_no_process_behind
                 "The server refused the connection: Can't find you in the resumed game"
             )
             assert await refused_join(tab, wants_password) == "The server wants a password."
+            assert (await refused_join(tab, wants_password, id=1, password="wrong")).startswith(
+                "The server refused the connection"
+            )
+            assert await refused_join(tab, wants_password, password=["secret"]) == "expected text, got list"
             # a server that never answers: given up after ten seconds, what the page sent meanwhile refused
             tab.errors.clear()
             said = await refused_join(tab, silent, meanwhile={"type": "chat", "text": "sent while it joins"})
@@ -135,6 +141,25 @@ def test_a_join_that_succeeds_ends_the_game_it_replaces_and_its_processes(
         assert wait_for(lambda: len(children_of(xmj.process.pid)) == 4), "precondition: server and robots"
         run(scenario(xmj))
         assert wait_for(lambda: not children_of(xmj.process.pid)), "the old game's server and robots run on"
+
+
+def test_a_join_with_the_password_the_server_asks_takes_the_seat(
+    tmp_path: Path, processes: list[subprocess.Popen[bytes]]
+) -> None:
+    guarded = table(tmp_path / "guarded.sock", processes, "--auth-basic", "1:s3cret")
+
+    async def scenario(xmj: Xmj) -> None:
+        async with browser_tab(xmj.base, xmj.token) as tab:
+            await tab.until(lambda s: s["game"]["started"])
+            await tab.send({"type": "join", "server": guarded, "name": "Member", "id": 1, "password": "s3cret"})
+            while (message := await tab.receive(timeout=30))["type"] != "welcome":
+                assert message["type"] != "error", message
+            tab.state = None
+            state = await tab.until(lambda s: s["connection"]["status"] == "connected")
+            assert (state["connection"]["name"], state["connection"]["server"]) == ("Member", guarded)
+
+    with running_xmj("--timeout", "0", options=LEVEL_1) as xmj:
+        run(scenario(xmj))
 
 
 def test_joining_the_table_of_the_game_in_hand_again_takes_one_seat_not_two(
@@ -248,3 +273,20 @@ def test_a_join_that_succeeds_replaces_the_game_in_hand_after_the_joining_notice
         page.locator("#title", has_text=f"New at {elsewhere}").wait_for(timeout=30_000)
         assert page.locator("#starting").is_hidden() and page.locator("#start-failed").is_hidden()
         assert wait_for(lambda: not children_of(xmj.process.pid)), "the old game's server and robots run on"
+
+
+def test_the_join_panel_sends_the_password_a_server_asks_and_never_keeps_it(
+    page: Any, tmp_path: Path, processes: list[subprocess.Popen[bytes]]
+) -> None:
+    guarded = table(tmp_path / "guarded.sock", processes, "--auth-basic", "1:s3cret")
+    with running_xmj("--timeout", "0", "--seed", "12", name="Old", options=LEVEL_1) as xmj:
+        page.goto(xmj.page)
+        page.locator(".action[data-kind=ready]").wait_for()
+        panel = open_join(page, guarded)
+        assert panel.locator("input[name=password]").get_attribute("type") == "password"
+        panel.locator("input[name=id]").fill("1")
+        panel.locator("input[name=name]").fill("Member")
+        panel.locator("input[name=password]").fill("s3cret")
+        panel.get_by_role("button", name="Connect").click()
+        page.locator("#title", has_text=f"Member at {guarded}").wait_for(timeout=30_000)
+        assert "s3cret" not in page.evaluate("JSON.stringify(localStorage)")

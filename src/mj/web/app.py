@@ -124,10 +124,12 @@ class Gateway:
 
     # ------------------------------------------------------------------ sessions
 
-    async def join(self, target: str, name: str, player_id: int = 0, connect: Connector | None = None) -> Session:
-        """A seat at ``target`` (reached through ``connect`` if given); :class:`RequestError` if the
-        server refuses or cannot be reached."""
-        session = Session(target, name, player_id, rules=self.config.rules, connect=connect)
+    async def join(
+        self, target: str, name: str, player_id: int = 0, connect: Connector | None = None, password: str | None = None
+    ) -> Session:
+        """A seat at ``target`` (reached through ``connect`` if given; ``password`` for a server that asks
+        one, ``mj-server --auth-basic``); :class:`RequestError` if the server refuses or cannot be reached."""
+        session = Session(target, name, player_id, password, rules=self.config.rules, connect=connect)
         if not await session.start():
             await session.close()
             raise RequestError(session.detail or "could not join the game")
@@ -356,12 +358,14 @@ class Gateway:
         if self.config.target is None:
             self._check_own_page(ws, "joining another server is possible")
         name, player_id = _text(data.get("name"), self.config.default_name), _int(data.get("id"), 0)
+        password = _password(data.get("password"))
         if old is not None and old.target == target:
             # one person cannot sit twice at one table: that server would refuse the second seat, or give it
             # before its game has started (and then keep the first one's place in that game)
             await self._leave_quietly(old)
             old = None
-        await self._replace(ws, old, attached, self.join(target, name, player_id), f"joining {target}")
+        seat = self.join(target, name, player_id, password=password)
+        await self._replace(ws, old, attached, seat, f"joining {target}")
 
     async def _new_game(self, ws: web.WebSocketResponse, data: Json, old: Session | None,
                         attached: list[Session]) -> None:  # fmt: skip
@@ -514,6 +518,17 @@ def _text(value: object, default: str) -> str:
     if len(value) > MAX_TEXT:
         raise RequestError(f"text too long (more than {MAX_TEXT} characters)")
     return value or default
+
+
+def _password(value: object) -> str | None:
+    """A password as typed, None when none was given."""
+    if value is None or value == "":
+        return None
+    if not isinstance(value, str):
+        raise RequestError(f"expected text, got {type(value).__name__}")
+    if len(value) > MAX_TEXT:
+        raise RequestError(f"password too long (more than {MAX_TEXT} characters)")
+    return value
 
 
 def _int(value: object, default: int) -> int:

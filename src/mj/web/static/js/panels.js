@@ -320,15 +320,16 @@ export function joinServer(caps, send) {
   const form = el('form', {},
     field('Server (HOST:PORT or socket file)', server),
     field('Player ID', el('input', { type: 'number', name: 'id', value: String(saved.id || 0), min: '0', style: 'width:6em' })),
-    field('Name', el('input', { type: 'text', name: 'name', value: saved.name || caps.name || '' })));
+    field('Name', el('input', { type: 'text', name: 'name', value: saved.name || caps.name || '' })),
+    field('Password (if the server asks one)', el('input', { type: 'password', name: 'password', autocomplete: 'current-password' })));
   openPanel('join', 'Join server', form, [
     {
       label: 'Connect',
       primary: true,
       action: () => {
         const values = { server: form.elements.server.value, id: Number(form.elements.id.value) || 0, name: form.elements.name.value };
-        localStorage.setItem('xmj.join', JSON.stringify(values));
-        send({ type: 'join', ...values });
+        localStorage.setItem('xmj.join', JSON.stringify(values)); // the password is never kept
+        send({ type: 'join', ...values, password: form.elements.password.value });
       },
     },
     { label: 'Cancel' },
