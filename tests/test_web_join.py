@@ -276,7 +276,7 @@ def test_a_join_that_succeeds_replaces_the_game_in_hand_after_the_joining_notice
 
 
 def test_the_join_panel_sends_the_password_a_server_asks_and_never_keeps_it(
-    page: Any, tmp_path: Path, processes: list[subprocess.Popen[bytes]]
+    page: Any, tmp_path: Path, artifacts: Path, processes: list[subprocess.Popen[bytes]]
 ) -> None:
     guarded = table(tmp_path / "guarded.sock", processes, "--auth-basic", "1:s3cret")
     with running_xmj("--timeout", "0", "--seed", "12", name="Old", options=LEVEL_1) as xmj:
@@ -287,6 +287,7 @@ def test_the_join_panel_sends_the_password_a_server_asks_and_never_keeps_it(
         panel.locator("input[name=id]").fill("1")
         panel.locator("input[name=name]").fill("Member")
         panel.locator("input[name=password]").fill("s3cret")
+        shoot(page, artifacts, "join-panel")
         panel.get_by_role("button", name="Connect").click()
         page.locator("#title", has_text=f"Member at {guarded}").wait_for(timeout=30_000)
         assert "s3cret" not in page.evaluate("JSON.stringify(localStorage)")
