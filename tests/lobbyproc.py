@@ -76,17 +76,18 @@ def start_lobby(tmp_path: Path) -> Iterator[Any]:
 
     def start(db: str, *args: str, env: dict[str, str] | None = None) -> Lobby:
         output = tmp_path / f"lobby{len(started)}.out"
-        out = output.open("wb+")
-        process = subprocess.Popen(
-            [sys.executable, "-m", "mj.cli", "lobby", "--http", "127.0.0.1:0", "--db", db, *args],
-            stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, cwd=tmp_path,
-            env=None if env is None else {**os.environ, **env},
-        )  # fmt: skip
+        # The lobby's output is read through other opens of the file: seeking the handle it writes
+        # through would move its offset too, and a line written after that seek lands at the start.
+        with output.open("wb") as out:
+            process = subprocess.Popen(
+                [sys.executable, "-m", "mj.cli", "lobby", "--http", "127.0.0.1:0", "--db", db, *args],
+                stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, cwd=tmp_path,
+                env=None if env is None else {**os.environ, **env},
+            )  # fmt: skip
         started.append(process)
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
-            out.seek(0)
-            text = out.read().decode()
+            text = output.read_bytes().decode()
             ok = [line for line in text.splitlines(keepends=True) if line.startswith("OK: http://")]
             if ok and ok[0].endswith("\n"):  # after any line on a table it cannot play
                 return Lobby(process, ok[0].split()[1], output)
