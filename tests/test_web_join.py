@@ -80,6 +80,17 @@ async def refused_join(
             return said
 
 
+async def accepted_join(tab: Browser, request: Json) -> Json:
+    """Join as ``request`` says and read until the page is seated there, by that name; the welcome."""
+    await tab.send({"type": "join", **request})
+    while (message := await tab.receive(timeout=30))["type"] != "welcome":
+        assert message["type"] != "error", message
+    tab.state = None  # the snapshots of the game joined from here
+    state = await tab.until(lambda s: s["connection"]["status"] == "connected")
+    assert (state["connection"]["name"], state["connection"]["server"]) == (request["name"], request["server"])
+    return message
+
+
 # ------------------------------------------------------------------ the gateway
 
 
@@ -129,13 +140,8 @@ def test_a_join_that_succeeds_ends_the_game_it_replaces_and_its_processes(
     async def scenario(xmj: Xmj) -> None:
         async with browser_tab(xmj.base, xmj.token) as tab:
             await tab.until(lambda s: s["game"]["started"])
-            await tab.send({"type": "join", "server": elsewhere, "name": "Joined"})
-            while (message := await tab.receive(timeout=30))["type"] != "welcome":
-                assert message["type"] != "error", message
-            assert message["token"] and message["token"] != xmj.token
-            tab.state = None  # the snapshots of the game joined from here
-            state = await tab.until(lambda s: s["connection"]["status"] == "connected")
-            assert (state["connection"]["name"], state["connection"]["server"]) == ("Joined", elsewhere)
+            welcome = await accepted_join(tab, {"server": elsewhere, "name": "Joined"})
+            assert welcome["token"] and welcome["token"] != xmj.token
 
     with running_xmj("--timeout", "0", options=LEVEL_1) as xmj:
         assert wait_for(lambda: len(children_of(xmj.process.pid)) == 4), "precondition: server and robots"
@@ -151,12 +157,7 @@ def test_a_join_with_the_password_the_server_asks_takes_the_seat(
     async def scenario(xmj: Xmj) -> None:
         async with browser_tab(xmj.base, xmj.token) as tab:
             await tab.until(lambda s: s["game"]["started"])
-            await tab.send({"type": "join", "server": guarded, "name": "Member", "id": 1, "password": "s3cret"})
-            while (message := await tab.receive(timeout=30))["type"] != "welcome":
-                assert message["type"] != "error", message
-            tab.state = None
-            state = await tab.until(lambda s: s["connection"]["status"] == "connected")
-            assert (state["connection"]["name"], state["connection"]["server"]) == ("Member", guarded)
+            await accepted_join(tab, {"server": guarded, "name": "Member", "id": 1, "password": "s3cret"})
 
     with running_xmj("--timeout", "0", options=LEVEL_1) as xmj:
         run(scenario(xmj))
