@@ -3,22 +3,30 @@
 Whether the hand before was drawn and how many hands the banker has dealt in a row
 are not in the original's save format (its Game line says neither); a Beijing save
 keeps them in a comment the original's loader ignores, and a classical save stays
-the original's.
+the original's. IMS saves carry the comment too, but IMS never reads it: an IMS save
+written before the comment existed loads.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Final
 
 import pytest
 
 from mj.arena.exchange import exchange
 from mj.arena.players import parse_player
 from mj.arena.tally import GameTally
+from mj.game.engine import Game
 from mj.robot.agent import Robot
+from mj.rules.base import HandScore, SeatHand, Settlement, Win
 from mj.rules.beijing.rules import BEIJING
+from mj.rules.ims.rules import IMS, IMSRules
+from mj.rules.options import GameOptions
+from mj.rules.ruleset import Ruleset
 from mj.table import LoadError, Table, TableSettings
 from test_input_files import assert_refused, run_server
 
@@ -71,21 +79,26 @@ class _Saved(Exception):
     """Stops the game once it has been saved."""
 
 
-@functools.cache
-def _beijing_save_in_its_second_hand() -> str:
+def _save_mid_hand(rules: Ruleset, seed: int, wanted: Callable[[Game], bool]) -> str:
+    """The save of the first hand of a robots' game that is ``wanted``, 20 moves into it."""
     saved: list[str] = []
 
     def save_once(at: Table) -> None:
-        if at.game is not None and at.game.hands_started >= 2 and len(at.game.history) > 20:
+        if at.game is not None and wanted(at.game) and len(at.game.history) > 20:
             saved.append(at.save_text())
             raise _Saved
 
-    table = Table(TableSettings(timeout=0, seed=3, rules=BEIJING))
+    table = Table(TableSettings(timeout=0, seed=seed, rules=rules))
     table.journal = save_once
-    robots = [Robot(parse_player("default").strategy(3)) for _ in range(4)]
+    robots = [Robot(parse_player("default").strategy(seed)) for _ in range(4)]
     with pytest.raises(_Saved):
         exchange(table, robots, [f"Robot{n}" for n in range(1, 5)], GameTally(), None)
     return saved[0]
+
+
+@functools.cache
+def _beijing_save_in_its_second_hand() -> str:
+    return _save_mid_hand(BEIJING, 3, lambda game: game.hands_started >= 2)
 
 
 @pytest.mark.parametrize(
@@ -141,3 +154,108 @@ def test_a_beijing_save_without_a_comment_it_always_has_is_refused_in_one_line_w
     assert changed != text, "precondition: the change applies"
     (tmp_path / "bad.mjs").write_bytes(changed.encode("latin-1"))
     assert_refused(run_server(tmp_path, "--rules", "beijing", "--load-game", "bad.mjs"), reason)
+
+
+def _again_before(keyword: str, prefix: str) -> Callable[[str], str]:
+    """The save with a second ``# keyword`` comment, of other values than the first's, before its first line
+    that starts with ``prefix``."""
+    again = {"AfterDraw": "AfterDraw 1 BankerHands 3", "CompletedRounds": "CompletedRounds      1"}[keyword]
+    return lambda text: text.replace(f"\r\n{prefix}", f"\r\n# {again}\r\n{prefix}", 1)
+
+
+@pytest.mark.parametrize(
+    ("keyword", "first", "prefix", "second"),
+    [
+        ("AfterDraw", 7, "GameOption ", 8),
+        ("AfterDraw", 7, "PlayerDeclaresSpecial ", r"\d+"),
+        ("CompletedRounds", 6, "# ", 7),
+    ],
+    ids=["AfterDraw again in the head", "AfterDraw again in the hand", "CompletedRounds twice"],
+)
+def test_a_save_with_one_of_its_comments_twice_is_refused_in_one_line_naming_both(
+    keyword: str, first: int, prefix: str, second: int | str, tmp_path: Path
+) -> None:
+    """Every save has each once (a file holds one hand, a journal is rewritten when a hand begins), and
+    which of two holds is not known: the last one winning would resume a game in another state."""
+    text = _beijing_save_in_its_second_hand()
+    changed = _again_before(keyword, prefix)(text)
+    assert changed.count(f"# {keyword} ") == 2, "precondition: the second comment is in"
+    (tmp_path / "bad.mjs").write_bytes(changed.encode("latin-1"))
+    assert_refused(
+        run_server(tmp_path, "--rules", "beijing", "--load-game", "bad.mjs"),
+        rf"line {second}: a second '# {keyword}' comment \(the first is line {first}\): a save has one, so which holds",
+    )
+
+
+def test_a_beijing_save_loaded_as_classical_is_refused_at_its_hand_start_comment_naming_its_rules(
+    tmp_path: Path,
+) -> None:
+    """A classical save never has the comment (the original never writes it, nor do we), so a file that has
+    it is another system's; the refusal names which, by its options."""
+    (tmp_path / "beijing.mjs").write_bytes(_beijing_save_in_its_second_hand().encode("latin-1"))
+    assert_refused(
+        run_server(tmp_path, "--load-game", "beijing.mjs"),
+        r"line 7: '# AfterDraw' in a save of the classical rules: only saves of rules the original cannot play "
+        r"have it \(its options are those of the beijing rules: try --rules beijing\)$",
+    )
+
+
+@functools.cache
+def _ims_save_of_a_banker_s_second_hand() -> str:
+    return _save_mid_hand(IMS, 1, lambda game: game.banker_hands >= 1)
+
+
+def test_an_ims_save_without_its_hand_start_comment_loads_as_after_a_won_hand_with_a_new_banker() -> None:
+    """IMS journals written before the comment existed: IMS never reads what it says, so they resume."""
+    text = _ims_save_of_a_banker_s_second_hand()
+    whole = Table(TableSettings(rules=IMS))
+    whole.load(text)
+    assert whole.game is not None and whole.game.banker_hands >= 1, "precondition: the comment says something"
+    old = Table(TableSettings(rules=IMS))
+    old.load(text.replace(_hand_start_line(text) + "\r\n", ""))
+    assert old.game is not None and (old.game.after_draw, old.game.banker_hands) == (False, 0)
+    assert [m.encode() for m in old.game.history] == [m.encode() for m in whole.game.history], "the hand replays"
+
+
+#: What a hand may have begun after, besides a won hand with a new banker: a drawn one, a banker's run.
+_OTHER_STARTS: Final = ((True, 0), (False, 3), (True, 5))
+
+
+def _begun_otherwise(win: Win) -> list[Win]:
+    return [dataclasses.replace(win, after_draw=draw, banker_hands=run) for draw, run in _OTHER_STARTS]
+
+
+class _IMSAnsweringAlikeAfterAnyHand(IMSRules):
+    """IMS, asked again at every win with the hand begun otherwise: the answers must not change."""
+
+    wins_checked = 0
+
+    def goes_out(self, hand: SeatHand, win: Win, options: GameOptions) -> bool:
+        answer = super().goes_out(hand, win, options)
+        for other in _begun_otherwise(win):
+            assert super().goes_out(hand, other, options) == answer
+        return answer
+
+    def score(self, hand: SeatHand, win: Win | None, options: GameOptions, special_scores: bool) -> HandScore:
+        result = super().score(hand, win, options, special_scores)
+        for other in _begun_otherwise(win) if win is not None else []:
+            assert super().score(hand, other, options, special_scores) == result
+        return result
+
+    def settle_wins(self, wins: Sequence[tuple[int, HandScore, Win]], options: GameOptions) -> Settlement:
+        settled = super().settle_wins(wins, options)
+        for n in range(len(_OTHER_STARTS)):
+            assert super().settle_wins([(s, r, _begun_otherwise(w)[n]) for s, r, w in wins], options) == settled
+        self.wins_checked += 1
+        return settled
+
+
+def test_ims_never_reads_what_a_hand_began_after_so_its_saves_need_not_say_it() -> None:
+    """The guard of ``reads_hand_start`` being false for IMS: in a whole game of robots, every win goes out,
+    scores and settles alike whether the hand before was drawn or the banker had stayed."""
+    assert not IMS.reads_hand_start and BEIJING.reads_hand_start
+    rules = _IMSAnsweringAlikeAfterAnyHand()
+    table = Table(TableSettings(timeout=0, seed=1, rules=rules))
+    tally = GameTally()
+    exchange(table, [Robot(parse_player("default").strategy(1)) for _ in range(4)], list("ABCD"), tally, None)
+    assert tally.game_over and rules.wins_checked >= 10

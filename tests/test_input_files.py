@@ -81,7 +81,7 @@ def _set(field: int, value: str) -> Callable[[list[str]], list[str]]:
 
 def _comment(text: str) -> Callable[[str], str]:
     """The save with the comment ``# text`` before its options, where saves write ``# CompletedRounds``."""
-    return lambda save: save.replace("\r\nGameOption 0 Timeout", f"\r\n# {text}\r\nGameOption 0 Timeout")
+    return lambda save: save.replace("\r\nGameOption 0 Timeout ", f"\r\n# {text}\r\nGameOption 0 Timeout ", 1)
 
 
 CORRUPT_SAVES = {
@@ -112,6 +112,16 @@ CORRUPT_SAVES = {
     "AfterDraw misspelt": (
         _comment("AfterDraws 1 BankerHands 2"),
         r"line 6: unknown comment keyword 'AfterDraws' \(did you mean AfterDraw\?\)$",
+    ),
+    # a comment of ours twice: which one holds is not known
+    "CompletedRounds twice": (
+        lambda text: _comment("CompletedRounds      1")(_comment("CompletedRounds      0")(text)),
+        r"line 7: a second '# CompletedRounds' comment \(the first is line 6\): a save has one, so which holds",
+    ),
+    # the original never writes it, nor do we in a classical save: another system's save, or damage
+    "AfterDraw in a classical save": (
+        _comment("AfterDraw 0 BankerHands 0"),
+        r"line 6: '# AfterDraw' in a save of the classical rules: only saves of rules the original cannot play",
     ),
     # a journal damaged inside its option list: the defaults would stand in for the rest
     "cut inside the option list": (

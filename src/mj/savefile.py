@@ -13,19 +13,24 @@ the list would otherwise resume with the defaults in place of what was played.
 A save of a rule system the original cannot play (IMS, Beijing) adds one more comment,
 ``# AfterDraw 1 BankerHands 3``: whether the hand before the saved one was drawn and
 how many hands its banker had dealt in a row before it, which the Game line does not
-say and Beijing's Upstairs doubles depend on. Classical saves stay the original's.
+say and Beijing's Upstairs doubles depend on. Classical saves stay the original's: one
+that has the comment is refused (another system's save, loaded without its ``--rules``).
 
-Neither comment may go missing or astray without a word, since the game would resume
-in another state. A comment shaped as ours (a word, alone or before a number) whose
+Neither comment may go missing, astray or twice without a word, since the game would
+resume in another state. A comment shaped as ours (a word, alone or before a number) whose
 word is close to one of ours but not it (``# AfterDraws 1``, ``# Completedrounds 2``)
 is refused as a misspelling; other comments are free text and pass, the original's
-garbage among them (the bytes of a stale pointer, no word of ours). A missing comment is
-refused where the file shows that its writer wrote one: ``# CompletedRounds`` in a
-file whose hand is not over (only hand histories and the original's second save of a
-finished hand go without; in a classical file the original's garbage comment after
-the Game line stands in for it), ``# AfterDraw`` in every dealt hand of rules that
-write it. A ``# CompletedRounds`` deleted from a finished hand cannot be told from a
-hand history, and is not refused.
+garbage among them (the bytes of a stale pointer, no word of ours). Each of ours is
+written once in a file, which holds one hand at most (a journal is rewritten whole when
+a hand begins): a second is refused, since which one holds is not known. A missing comment
+is refused where the file shows that its writer wrote one and its rules read it:
+``# CompletedRounds`` in a file whose hand is not over (only hand histories and the
+original's second save of a finished hand go without; in a classical file the original's
+garbage comment after the Game line stands in for it), ``# AfterDraw`` in every dealt hand
+of rules that read it (:attr:`~mj.rules.ruleset.Ruleset.reads_hand_start`). IMS saves
+write it too but IMS never reads it: its saves from before the comment existed load, the
+hand begun as after a won hand with a new banker. A ``# CompletedRounds`` deleted from a
+finished hand cannot be told from a hand history, and is not refused.
 """
 
 from __future__ import annotations
@@ -120,6 +125,9 @@ def parse_save(text: str, rules: Ruleset | None = None) -> SavedGame:
     options: list[OptionEntry] = []
     completed: int | None = None
     hand_start: tuple[bool, int] | None = None
+    #: The line of each of our comments read so far: a save has each once.
+    seen: dict[str, int] = {}
+    extended = rules is not None and needs_extension(rules)
     #: A comment other than ours between the Game line and the options, where the original writes its garbage.
     stand_in = False
     wall: tuple[Tile, ...] | None = None
@@ -135,6 +143,16 @@ def parse_save(text: str, rules: Ruleset | None = None) -> SavedGame:
         if isinstance(message, C.Comment):
             text = message.text.strip()
             keyword = _keyword(text, number)
+            if keyword == _HAND_START_WORD and not extended:
+                raise SaveFileError(
+                    f"line {number}: '# {keyword}' in a save of the {rules.name if rules else 'classical'} rules: "
+                    "only saves of rules the original cannot play have it"
+                )
+            if keyword is not None and seen.setdefault(keyword, number) != number:
+                raise SaveFileError(
+                    f"line {number}: a second '# {keyword}' comment (the first is line {seen[keyword]}): "
+                    "a save has one, so which holds is not known"
+                )
             if keyword == _COMPLETED_WORD:
                 completed = _completed_rounds(text, number)
             elif keyword == _HAND_START_WORD:
@@ -169,7 +187,7 @@ def parse_save(text: str, rules: Ruleset | None = None) -> SavedGame:
     for entry in options:
         game_options.apply_entry(entry)
     _check_game(game, game_options, completed)
-    _check_comments(completed, hand_start, stand_in, wall, history, rules)
+    _check_comments(completed, hand_start, stand_in, wall, history, rules, extended)
     if wall is not None:
         flowers = rules.flowers(game_options) if rules is not None else game_options.flag("Flowers")
         problem = tiles.wall_problem(wall, flowers)
@@ -223,17 +241,18 @@ def _check_comments(
     wall: tuple[Tile, ...] | None,
     history: Sequence[C.CMsg],
     rules: Ruleset | None,
+    extended: bool,
 ) -> None:
-    """Refuse a file without a comment that its writer wrote (module documentation): resumed without it,
-    the game would play rounds already played, or lose Beijing's Upstairs doubles, without a word."""
-    extended = rules is not None and needs_extension(rules)
+    """Refuse a file without a comment that its writer wrote and its rules read (module documentation):
+    resumed without it, the game would play rounds already played, or lose Beijing's Upstairs doubles,
+    without a word."""
     over = any(isinstance(item, C.Settlement | C.WashOut) for item in history)
     if completed is None and not over and (extended or not stand_in):
         raise SaveFileError(
             "no '# CompletedRounds N' comment, which every save of a game in progress has after its Game line: "
             "the file is damaged, so the rounds already played are not known"
         )
-    if extended and wall is not None and hand_start is None:
+    if rules is not None and rules.reads_hand_start and wall is not None and hand_start is None:
         raise SaveFileError(
             "no '# AfterDraw 0|1 BankerHands N' comment, which every save of these rules has with its hand: "
             "the file is damaged, so what the hand began after is not known"

@@ -28,7 +28,8 @@ into the engine, and are found by name in :mod:`mj.rules.registry`:
   with each payment; :meth:`Ruleset.settle_wins` for a system without a declaration
   phase, possibly with several winners), and liability for dangerous discards (:meth:`Ruleset.exposure`,
   :meth:`Ruleset.danger`, :meth:`Ruleset.achieved`);
-* the game's course: :meth:`Ruleset.dealer_rotates` and :meth:`Ruleset.game_ends`.
+* the game's course: :meth:`Ruleset.dealer_rotates` and :meth:`Ruleset.game_ends`, and whether a
+  hand's result depends on the hand before (:attr:`Ruleset.reads_hand_start`), which a save must then keep.
 
 Every signature uses only neutral types (:mod:`mj.rules.base`, options, tiles,
 sets, protocol messages): a rule system's own types stay inside its package.
@@ -54,6 +55,11 @@ class Ruleset(Protocol):
     """A rule system: see the module documentation for what each hook decides."""
 
     name: str
+    #: Whether a hook given a :class:`~mj.rules.base.Win` reads what the hand began after (its ``after_draw``
+    #: and ``banker_hands``): a save of these rules must then say it, or a loaded hand would be scored as
+    #: after a won hand with a new banker (:mod:`mj.savefile`). Only a system the original cannot play
+    #: may (:func:`~mj.rules.classical.rules.needs_extension`): a classical save has no room for it.
+    reads_hand_start: bool
 
     def new_options(self) -> GameOptions:
         """A new game's options: this system's names, types, texts and defaults."""

@@ -136,6 +136,8 @@ class BeijingRules(NoLiability, ClassicalRules):
     """The Beijing rules (seed 004)."""
 
     name = "beijing"
+    #: Upstairs doubles a hand after a drawn one, or from the banker's third stay on (:func:`upstairs`).
+    reads_hand_start = True
 
     def new_options(self) -> GameOptions:
         return GameOptions(OPTION_ENTRIES)

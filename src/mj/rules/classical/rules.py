@@ -35,6 +35,7 @@ class ClassicalRules:
     """Unix Mah-Jong 1.11's Chinese Classical rules, with every game option."""
 
     name = "classical"
+    reads_hand_start = False
 
     def new_options(self) -> GameOptions:
         return GameOptions()
