@@ -108,3 +108,38 @@ def test_new_local_game_offers_the_rule_systems_and_starts_ims_with_its_table_op
     assert options["MinimumFan"] == 2
     assert options["CountFlowers"] is False
     assert "MultipleWins" in options and "Flowers" not in options
+
+
+#: Records, on the page, the most claim announcements one player had on the table at once.
+WATCH_ANNOUNCEMENTS = """() => {
+  window.mostAnnouncements = 0;
+  new MutationObserver(() => {
+    const per = {};
+    for (const bubble of document.querySelectorAll('#announcements .announce')) {
+      per[bubble.dataset.player] = (per[bubble.dataset.player] || 0) + 1;
+      window.mostAnnouncements = Math.max(window.mostAnnouncements, per[bubble.dataset.player]);
+    }
+  }).observe(document.getElementById('announcements'), { childList: true });
+}"""
+
+
+def test_a_player_s_new_bid_replaces_its_announcement_rather_than_piling_on_it(page: Any) -> None:
+    """Robots bid on discards less than the two seconds an announcement stays apart: each bid shows alone
+    over its bidder (piled up, the older words stuck out around the newer ones)."""
+    with running_xmj("--timeout", "0", "--seed", "4", name="Ims", options=("--rules", "ims", "--level", "1")) as xmj:
+        page.goto(xmj.page)
+        page.locator(".action[data-kind=ready]").click()
+        page.evaluate(WATCH_ANNOUNCEMENTS)
+        deadline = time.monotonic() + 60
+        while not page.locator("#panels .panel table.figures").count():  # to the end of the first hand
+            assert time.monotonic() < deadline, "the first hand did not end"
+            with contextlib.suppress(PlaywrightError):  # the page changed under the pointer: look again
+                box = page.locator(".action")
+                if box.get_attribute("data-kind", timeout=500) == "turn":
+                    page.locator("button.tile.mine[aria-pressed=true]").dblclick(timeout=1000)
+                else:
+                    box.locator("button.default:not(:disabled)").click(timeout=1000)
+            page.wait_for_timeout(30)
+        bids = [line for line in page.locator("#side-messages .line").all_inner_texts() if " bids " in line]
+        assert len(bids) >= 2, bids  # the hand had bids to announce
+        assert page.evaluate("window.mostAnnouncements") == 1
