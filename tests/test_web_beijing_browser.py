@@ -10,6 +10,7 @@ Screenshots at 1920x1080 and 800x600 go to ``test-artifacts/web/beijing-*.png``.
 from __future__ import annotations
 
 import contextlib
+import re
 import time
 from pathlib import Path
 from typing import Any
@@ -140,6 +141,7 @@ def test_new_local_game_starts_beijing_with_the_table_options_chosen_in_the_pane
         start.click()
         page.locator(".action[data-kind=ready] button").click()
         page.locator("#wild-indicator").wait_for(timeout=30_000)
+        assert page.locator("#side-info").get_by_text(re.compile("^Rules: ")).inner_text() == "Rules: Beijing"
         options = {o["name"]: o["value"] for o in states[-1]["options"]}
     assert (options["Unit"], options["VoidSuit"], options["WallEnd"]) == (2, True, 2)
     assert options["AtMostOnce"] is False and "Flowers" not in options

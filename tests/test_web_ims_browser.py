@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import re
 import time
 from pathlib import Path
 from typing import Any
@@ -95,6 +96,8 @@ def test_new_local_game_offers_the_rule_systems_and_starts_ims_with_its_table_op
     states = state_frames(page)
     with running_xmj("--timeout", "0", "--seed", "3", name="Panel", options=("--level", "1")) as xmj:
         panel = open_new_game_panel(page, xmj.page)
+        rules = page.locator("#side-info").get_by_text(re.compile("^Rules: "))
+        assert rules.inner_text() == "Rules: Chinese Classical"
         assert not panel.locator(".table-options").is_visible()  # classical: the panel as before
         panel.locator("select[name=rules]").select_option("ims")
         panel.locator("input[name=opt-CountFlowers]").uncheck()
@@ -105,6 +108,7 @@ def test_new_local_game_offers_the_rule_systems_and_starts_ims_with_its_table_op
             page.locator(".action button", has_text="Draw")
         ).first.wait_for(timeout=30_000)
         options = {o["name"]: o["value"] for o in states[-1]["options"]}
+        assert rules.inner_text() == "Rules: IMS (Internet MahJong Server)"  # Game info says which rules are played
     assert options["MinimumFan"] == 2
     assert options["CountFlowers"] is False
     assert "MultipleWins" in options and "Flowers" not in options

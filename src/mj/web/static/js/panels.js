@@ -177,6 +177,7 @@ export function infoBody(state) {
   }
   const lines = [
     `${state.connection.local ? 'Local game' : `Server: ${state.connection.server}`} (${state.connection.status})`,
+    `Rules: ${RULE_NAMES[game.rules] || game.rules}`,
     // (East's run ends with the game: the last hand's loss does not count it down, as no new hand follows)
     !game.started ? 'Waiting for four players' : game.over ? `Last hand: ${WIND_NAMES[game.round]} round, hand ${game.hand}`
       : `Round: ${WIND_NAMES[game.round]}, hand ${game.hand}; East has won ${game.hands_as_east} in a row`,
