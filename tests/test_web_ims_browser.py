@@ -127,23 +127,41 @@ WATCH_ANNOUNCEMENTS = """() => {
 }"""
 
 
+def play_the_first_hand(page: Any) -> None:
+    """From the page's Ready to the first hand's scoring window, answering every dialog by its default button
+    (a double click discards in turn)."""
+    page.locator(".action[data-kind=ready]").click()
+    deadline = time.monotonic() + 60
+    while not page.locator("#panels .panel table.figures").count():
+        assert time.monotonic() < deadline, "the first hand did not end"
+        with contextlib.suppress(PlaywrightError):  # the page changed under the pointer: look again
+            box = page.locator(".action")
+            if box.get_attribute("data-kind", timeout=500) == "turn":
+                page.locator("button.tile.mine[aria-pressed=true]").dblclick(timeout=1000)
+            else:
+                box.locator("button.default:not(:disabled)").click(timeout=1000)
+        page.wait_for_timeout(30)
+
+
 def test_a_player_s_new_bid_replaces_its_announcement_rather_than_piling_on_it(page: Any) -> None:
     """Robots bid on discards less than the two seconds an announcement stays apart: each bid shows alone
     over its bidder (piled up, the older words stuck out around the newer ones)."""
     with running_xmj("--timeout", "0", "--seed", "4", name="Ims", options=("--rules", "ims", "--level", "1")) as xmj:
         page.goto(xmj.page)
-        page.locator(".action[data-kind=ready]").click()
+        page.locator(".action[data-kind=ready]").wait_for()
         page.evaluate(WATCH_ANNOUNCEMENTS)
-        deadline = time.monotonic() + 60
-        while not page.locator("#panels .panel table.figures").count():  # to the end of the first hand
-            assert time.monotonic() < deadline, "the first hand did not end"
-            with contextlib.suppress(PlaywrightError):  # the page changed under the pointer: look again
-                box = page.locator(".action")
-                if box.get_attribute("data-kind", timeout=500) == "turn":
-                    page.locator("button.tile.mine[aria-pressed=true]").dblclick(timeout=1000)
-                else:
-                    box.locator("button.default:not(:disabled)").click(timeout=1000)
-            page.wait_for_timeout(30)
+        play_the_first_hand(page)
         bids = [line for line in page.locator("#side-messages .line").all_inner_texts() if " bids " in line]
         assert len(bids) >= 2, bids  # the hand had bids to announce
         assert page.evaluate("window.mostAnnouncements") == 1
+
+
+def test_the_scoring_window_says_how_fan_and_bonus_make_the_score_and_who_pays_it(page: Any, artifacts: Path) -> None:
+    """Fan 0, bonus 1, score 2, and the discarder paying twice what the others pay: the window says why."""
+    with running_xmj("--timeout", "0", "--seed", "4", name="Ims", options=("--rules", "ims", "--level", "1")) as xmj:
+        page.goto(xmj.page)
+        play_the_first_hand(page)
+        rule = page.locator("#panel-scoring .score-rule")
+        assert rule.inner_text().startswith("Score = 2^fan + bonus (fan² + bonus from 4 fan).")
+        assert "its discarder pays the score, the other two the bonus" in rule.inner_text()
+        page.screenshot(path=artifacts / "ims-scoring-rule.png")

@@ -97,6 +97,7 @@ def _scoring(view: SeatView, log: SeatLog) -> Json | None:
         "hand": scoring.hand,
         "players": rows,
         "settlement": scoring.settlement,
+        "rule": view.rules.score_rule(),
         "payments": [
             {"payer": log.name(payer), "payee": log.name(payee), "amount": amount}
             for payer, payee, amount in scoring.payments

@@ -117,7 +117,8 @@ export function scoringBody(state) {
     : '';
   // a rule system that settles payment by payment says so itself: its payments replace the settlement text
   const settlement = scoring.settlement && !payments ? el('div', {}, el('h3', { text: 'Settlement' }), el('pre', { class: 'score', text: scoring.settlement })) : '';
-  return el('div', {}, el('p', { text: `Hand ${scoring.hand}` }), grid, revealed, payments, settlement);
+  const rule = scoring.rule && scoring.players.some((row) => row.figures) ? el('p', { class: 'score-rule', text: scoring.rule }) : '';
+  return el('div', {}, el('p', { text: `Hand ${scoring.hand}` }), grid, rule, revealed, payments, settlement);
 }
 
 // How a kind of figure reads beside its name (Beijing's rare events are points paid undoubled).
