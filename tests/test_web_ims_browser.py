@@ -165,3 +165,16 @@ def test_the_scoring_window_says_how_fan_and_bonus_make_the_score_and_who_pays_i
         assert rule.inner_text().startswith("Score = 2^fan + bonus (fan² + bonus from 4 fan).")
         assert "its discarder pays the score, the other two the bonus" in rule.inner_text()
         page.screenshot(path=artifacts / "ims-scoring-rule.png")
+
+
+def test_help_s_keys_name_no_button_the_ims_table_lacks(page: Any) -> None:
+    """The underlined letters' example is a button every rule system has: an IMS player looking for
+    "Calling" or "Kong" would find neither on the table."""
+    with running_xmj("--timeout", "0", "--seed", "4", name="Ims", options=("--rules", "ims", "--level", "1")) as xmj:
+        page.goto(xmj.page)
+        page.locator(".action[data-kind=ready]").wait_for()
+        page.keyboard.press("Alt+h")
+        page.keyboard.press("k")
+        text = page.get_by_role("dialog", name="Keys and mouse").inner_text()
+        assert "press that button of the dialog (Discard: d, ...)" in text
+        assert not {word for word in CLASSICAL_BUTTONS if word in text}

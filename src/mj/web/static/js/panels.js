@@ -153,7 +153,7 @@ const KEYS = [
   ['← →', 'select the tile to the left or right in your hand'],
   ['Shift + ← →', 'move the selected tile within your hand'],
   ['Enter or Space', 'press the outlined button of the dialog'],
-  ['the underlined letter', 'press that button of the dialog (Calling: c, Kong: k, ...)'],
+  ['the underlined letter', 'press that button of the dialog (Discard: d, ...)'],
   ['Alt + underlined letter', 'open that menu; then ↑ ↓ and Enter, or the item\'s underlined letter'],
   ['Escape', 'close a window or a menu'],
   ['click a tile', 'select it (or choose it in a dialog)'],
