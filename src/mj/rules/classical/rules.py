@@ -75,7 +75,7 @@ class ClassicalRules:
         return None
 
     def score_rule(self) -> str:
-        """ "": the score text the server sends for each player spells out its sum and doubles."""
+        """None: the score text the server sends for each player spells out its sum and doubles."""
         return ""
 
     def exposing_spoils(self, view: SeatView, tile: Tile, pung: bool) -> bool:
