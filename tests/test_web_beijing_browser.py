@@ -10,6 +10,7 @@ Screenshots at 1920x1080 and 800x600 go to ``test-artifacts/web/beijing-*.png``.
 from __future__ import annotations
 
 import contextlib
+import re
 import time
 from pathlib import Path
 from typing import Any
@@ -19,7 +20,7 @@ from playwright.sync_api import Error as PlaywrightError
 from mj.replay import read_entries, replay
 from test_web import running_xmj
 from test_web_beijing import save_a_beijing_game
-from test_web_ims_browser import open_new_game_panel, state_frames
+from test_web_ims_browser import open_new_game_panel, play_the_first_hand, state_frames
 
 #: The seed's calls and the other moves, as buttons.
 BEIJING_BUTTONS = {"Pass", "Chow Lower", "Chow Middle", "Chow Upper", "Pung", "Kong", "Hu", "Discard"}
@@ -140,6 +141,7 @@ def test_new_local_game_starts_beijing_with_the_table_options_chosen_in_the_pane
         start.click()
         page.locator(".action[data-kind=ready] button").click()
         page.locator("#wild-indicator").wait_for(timeout=30_000)
+        assert page.locator("#side-info").get_by_text(re.compile("^Rules: ")).inner_text() == "Rules: Beijing"
         options = {o["name"]: o["value"] for o in states[-1]["options"]}
     assert (options["Unit"], options["VoidSuit"], options["WallEnd"]) == (2, True, 2)
     assert options["AtMostOnce"] is False and "Flowers" not in options
@@ -188,3 +190,17 @@ def test_a_wild_tile_is_thrown_away_only_by_the_button_and_the_dead_hand_is_said
         page.get_by_role("button", name="Discard", exact=True).click()  # the wild is selected: the button throws it
         page.locator(".label.me .flag", has_text="cannot win").wait_for()
         shoot(page, artifacts, "dead-hand")
+
+
+def test_the_scoring_window_says_how_each_payer_s_doubles_make_what_it_owes(page: Any, artifacts: Path) -> None:
+    """A payer with one double owes 2, one with two owes 4, the score is 8: the window says why."""
+    page.set_viewport_size({"width": 800, "height": 600})
+    with running_xmj(
+        "--timeout", "0", "--seed", "4", name="Bei", options=("--rules", "beijing", "--level", "1")
+    ) as xmj:  # fmt: skip
+        page.goto(xmj.page)
+        play_the_first_hand(page)
+        rule = page.locator("#panel-scoring .score-rule")
+        assert rule.inner_text().startswith("Each payer owes the unit doubled once for each of its doubles")
+        assert rule.inner_text().endswith("The score is what the winner receives in all.")
+        page.screenshot(path=artifacts / "beijing-scoring-rule-small.png")

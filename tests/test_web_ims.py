@@ -84,6 +84,18 @@ def test_a_complete_hand_in_turn_offers_mahjong() -> None:
     assert choose(dialog, "mahjong", None) == P.MahJong(0)
 
 
+@pytest.mark.parametrize(("rules", "set_name"), [("ims", "quadruplet"), ("beijing", "kong"), ("classical", "kong")])
+def test_a_kong_that_may_be_robbed_is_named_in_the_rule_system_s_word(rules: str, set_name: str) -> None:
+    """The page says "Robot2 (South) makes a quadruplet of 5 Bamboo: rob it?" at an IMS table, as its title
+    asks "Rob the quadruplet?" (it said kong, a word IMS never uses)."""
+    view, log = seat_under("1B 2B 3B 4C 5C 6C 7D 8D 9D RD RD 4B 6B", None, registry.get(rules))
+    view.turn = 2
+    view.pending = Pending(2, tiles.parse("5B"), 9, KongOrigin.ANNEXED)
+    dialog = current(view, log)
+    assert dialog is not None and dialog.kind == "rob"
+    assert dialog.to_json()["set_name"] == set_name and dialog.title == f"Rob the {set_name}?"
+
+
 def test_the_classical_dialogs_keep_the_manual_s_names() -> None:
     view = SeatView(1)
     view.seats = [1, 2, 3, 4]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import re
 import time
 from pathlib import Path
 from typing import Any
@@ -95,6 +96,8 @@ def test_new_local_game_offers_the_rule_systems_and_starts_ims_with_its_table_op
     states = state_frames(page)
     with running_xmj("--timeout", "0", "--seed", "3", name="Panel", options=("--level", "1")) as xmj:
         panel = open_new_game_panel(page, xmj.page)
+        rules = page.locator("#side-info").get_by_text(re.compile("^Rules: "))
+        assert rules.inner_text() == "Rules: Chinese Classical"
         assert not panel.locator(".table-options").is_visible()  # classical: the panel as before
         panel.locator("select[name=rules]").select_option("ims")
         panel.locator("input[name=opt-CountFlowers]").uncheck()
@@ -105,6 +108,73 @@ def test_new_local_game_offers_the_rule_systems_and_starts_ims_with_its_table_op
             page.locator(".action button", has_text="Draw")
         ).first.wait_for(timeout=30_000)
         options = {o["name"]: o["value"] for o in states[-1]["options"]}
+        assert rules.inner_text() == "Rules: IMS (Internet MahJong Server)"  # Game info says which rules are played
     assert options["MinimumFan"] == 2
     assert options["CountFlowers"] is False
     assert "MultipleWins" in options and "Flowers" not in options
+
+
+#: Records, on the page, the most claim announcements one player had on the table at once.
+WATCH_ANNOUNCEMENTS = """() => {
+  window.mostAnnouncements = 0;
+  new MutationObserver(() => {
+    const per = {};
+    for (const bubble of document.querySelectorAll('#announcements .announce')) {
+      per[bubble.dataset.player] = (per[bubble.dataset.player] || 0) + 1;
+      window.mostAnnouncements = Math.max(window.mostAnnouncements, per[bubble.dataset.player]);
+    }
+  }).observe(document.getElementById('announcements'), { childList: true });
+}"""
+
+
+def play_the_first_hand(page: Any) -> None:
+    """From the page's Ready to the first hand's scoring window, answering every dialog by its default button
+    (a double click discards in turn)."""
+    page.locator(".action[data-kind=ready]").click()
+    deadline = time.monotonic() + 60
+    while not page.locator("#panels .panel table.figures").count():
+        assert time.monotonic() < deadline, "the first hand did not end"
+        with contextlib.suppress(PlaywrightError):  # the page changed under the pointer: look again
+            box = page.locator(".action")
+            if box.get_attribute("data-kind", timeout=500) == "turn":
+                page.locator("button.tile.mine[aria-pressed=true]").dblclick(timeout=1000)
+            else:
+                box.locator("button.default:not(:disabled)").click(timeout=1000)
+        page.wait_for_timeout(30)
+
+
+def test_a_player_s_new_bid_replaces_its_announcement_rather_than_piling_on_it(page: Any) -> None:
+    """Robots bid on discards less than the two seconds an announcement stays apart: each bid shows alone
+    over its bidder (piled up, the older words stuck out around the newer ones)."""
+    with running_xmj("--timeout", "0", "--seed", "4", name="Ims", options=("--rules", "ims", "--level", "1")) as xmj:
+        page.goto(xmj.page)
+        page.locator(".action[data-kind=ready]").wait_for()
+        page.evaluate(WATCH_ANNOUNCEMENTS)
+        play_the_first_hand(page)
+        bids = [line for line in page.locator("#side-messages .line").all_inner_texts() if " bids " in line]
+        assert len(bids) >= 2, bids  # the hand had bids to announce
+        assert page.evaluate("window.mostAnnouncements") == 1
+
+
+def test_the_scoring_window_says_how_fan_and_bonus_make_the_score_and_who_pays_it(page: Any, artifacts: Path) -> None:
+    """Fan 0, bonus 1, score 2, and the discarder paying twice what the others pay: the window says why."""
+    with running_xmj("--timeout", "0", "--seed", "4", name="Ims", options=("--rules", "ims", "--level", "1")) as xmj:
+        page.goto(xmj.page)
+        play_the_first_hand(page)
+        rule = page.locator("#panel-scoring .score-rule")
+        assert rule.inner_text().startswith("Score = 2^fan + bonus (fan² + bonus from 4 fan).")
+        assert "its discarder pays the score, the other two the bonus" in rule.inner_text()
+        page.screenshot(path=artifacts / "ims-scoring-rule.png")
+
+
+def test_help_s_keys_name_no_button_the_ims_table_lacks(page: Any) -> None:
+    """The underlined letters' example is a button every rule system has: an IMS player looking for
+    "Calling" or "Kong" would find neither on the table."""
+    with running_xmj("--timeout", "0", "--seed", "4", name="Ims", options=("--rules", "ims", "--level", "1")) as xmj:
+        page.goto(xmj.page)
+        page.locator(".action[data-kind=ready]").wait_for()
+        page.keyboard.press("Alt+h")
+        page.keyboard.press("k")
+        text = page.get_by_role("dialog", name="Keys and mouse").inner_text()
+        assert "press that button of the dialog (Discard: d, ...)" in text
+        assert not {word for word in CLASSICAL_BUTTONS if word in text}

@@ -117,6 +117,12 @@ class Ruleset(Protocol):
         None for the dialogs of the original ``xmj``, which its manual describes move by move."""
         ...
 
+    def score_rule(self) -> str:
+        """How a winner's figures (``ScoreFigure``) make the score and the payments, in a few words for a
+        client's scoring window, which shows the figures without the rules; "" where the hand's score text
+        says it all (the original's)."""
+        ...
+
     def exposing_spoils(self, view: SeatView, tile: Tile, pung: bool) -> bool:
         """A hint for robots: whether exposing a set with the discard ``tile`` (a pung, else a chow) may
         leave this seat's hand short of the minimum it needs to go out."""

@@ -103,6 +103,8 @@ class Dialog:
     number: int = 0
     #: Tiles a double click does not discard: throwing one away needs the button (a wild: it kills the hand).
     guarded: tuple[str, ...] = ()
+    #: The set being made, in the rule system's word (robbing: "kong", IMS's "quadruplet"); "" for none.
+    set_name: str = ""
 
     def button(self, button_id: str) -> Button | None:
         return next((b for b in self.buttons if b.id == button_id), None)
@@ -121,6 +123,7 @@ class Dialog:
             "remaining": round(self.remaining, 2),
             "number": self.number,
             "guarded": list(self.guarded),
+            "set_name": self.set_name,
         }
 
 
@@ -262,7 +265,7 @@ def _rob(view: SeatView, tile: Tile, serial: int, konger: int) -> Dialog:
         ),
         {"mahjong": _NOT_COMPLETED},
     )
-    return Dialog("rob", "Rob the kong?", buttons, "noclaim", tile=tiles.code(tile), player=konger)
+    return Dialog("rob", "Rob the kong?", buttons, "noclaim", tile=tiles.code(tile), player=konger, set_name="kong")
 
 
 def _chow_position(view: SeatView, tile: Tile) -> Dialog:
@@ -479,9 +482,9 @@ def _named(view: SeatView, log: SeatLog, now: float | None, names: MoveNames) ->
         letting_go = names(view, P.NoClaim(serial))
         if pending.kong is not None:
             layout = _layout(view, names, [P.NoClaim(serial), P.MahJong(serial)])
-            title = f"Rob the {names(view, P.AddToPung(pending.tile)).lower()}?"
-            return Dialog("rob", title, _named_buttons(layout, choices, view, pending.tile),
-                          _button_id(letting_go), tile=tile, player=pending.who)  # fmt: skip
+            set_name = names(view, P.AddToPung(pending.tile)).lower()
+            return Dialog("rob", f"Rob the {set_name}?", _named_buttons(layout, choices, view, pending.tile),
+                          _button_id(letting_go), tile=tile, player=pending.who, set_name=set_name)  # fmt: skip
         chows = [P.Chow(serial, p) for p in _POSITIONS] if view.left_of(pending.who) else []
         layout = _layout(view, names, [P.NoClaim(serial), *chows, P.Pung(serial), P.Kong(serial), P.MahJong(serial)])
         timeout = float(view.options["Timeout"])

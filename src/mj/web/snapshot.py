@@ -97,6 +97,7 @@ def _scoring(view: SeatView, log: SeatLog) -> Json | None:
         "hand": scoring.hand,
         "players": rows,
         "settlement": scoring.settlement,
+        "rule": view.rules.score_rule(),
         "payments": [
             {"payer": log.name(payer), "payee": log.name(payee), "amount": amount}
             for payer, payee, amount in scoring.payments
@@ -212,6 +213,7 @@ def build(view: SeatView, log: SeatLog, dialog: Dialog | None, connection: Json,
             "mahjong": log.mahjong_word(),
             "washout": log.washout,
             "protocol": view.protocol,
+            "rules": view.rules.name,
             "started": len(view.seats) == 4,
             "turn": _turn(view),
         },

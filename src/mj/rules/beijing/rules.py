@@ -189,6 +189,13 @@ class BeijingRules(NoLiability, ClassicalRules):
             claim_verb="calls",
         )
 
+    def score_rule(self) -> str:
+        """What each payer owes (docs/rules-beijing.md), which the figures give as doubles and amounts."""
+        return (
+            "Each payer owes the unit doubled once for each of its doubles, plus the points of rare events "
+            "and kongs. The score is what the winner receives in all."
+        )
+
     def exposing_spoils(self, view: SeatView, tile: Tile, pung: bool) -> bool:
         """Never: Beijing has no minimum to go out (an open set costs a double and wins on discards,
         which is the robot's strategy to weigh, not a rule)."""

@@ -75,6 +75,10 @@ class ClassicalRules:
         """None: a client offers these moves in the manual's dialogs."""
         return None
 
+    def score_rule(self) -> str:
+        """None: the score text the server sends for each player spells out its sum and doubles."""
+        return ""
+
     def exposing_spoils(self, view: SeatView, tile: Tile, pung: bool) -> bool:
         """Never: any complete hand goes out."""
         return False

@@ -154,6 +154,14 @@ class IMSRules(NoLiability, ClassicalRules):
             claim_verb="bids",
         )
 
+    def score_rule(self) -> str:
+        """The seed's score and payments (docs/rules-ims.md): a fan of 1 and a bonus of 0 scoring 2 puzzles
+        whoever is not told."""
+        return (
+            "Score = 2^fan + bonus (fan² + bonus from 4 fan). Self-drawn: every other player pays the score. "
+            "On a discard: its discarder pays the score, the other two the bonus."
+        )
+
     def exposing_spoils(self, view: SeatView, tile: Tile, pung: bool) -> bool:
         """Under a Minimum Fan, the first revealed set costs Front Door Clean's fan, unless it brings its own.
 

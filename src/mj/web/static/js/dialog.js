@@ -318,7 +318,7 @@ export class ActionDialog {
     const text = document.createElement('div');
     const tile = tileName(dialog.tile);
     if (dialog.kind === 'claim') text.textContent = `${name} discards ${tile}`;
-    else if (dialog.kind === 'rob') text.textContent = `${name} makes a kong of ${tile}: rob it?`;
+    else if (dialog.kind === 'rob') text.textContent = `${name} makes a ${dialog.set_name} of ${tile}: rob it?`;
     else if (dialog.kind === 'chowpos') text.textContent = `Chow with ${tile}`;
     else if (dialog.kind === 'winner') text.textContent = `Your winning tile: ${tile}`;
     else text.textContent = name ? `${tile} (${name})` : tile;

@@ -117,7 +117,8 @@ export function scoringBody(state) {
     : '';
   // a rule system that settles payment by payment says so itself: its payments replace the settlement text
   const settlement = scoring.settlement && !payments ? el('div', {}, el('h3', { text: 'Settlement' }), el('pre', { class: 'score', text: scoring.settlement })) : '';
-  return el('div', {}, el('p', { text: `Hand ${scoring.hand}` }), grid, revealed, payments, settlement);
+  const rule = scoring.rule && scoring.players.some((row) => row.figures) ? el('p', { class: 'score-rule', text: scoring.rule }) : '';
+  return el('div', {}, el('p', { text: `Hand ${scoring.hand}` }), grid, rule, revealed, payments, settlement);
 }
 
 // How a kind of figure reads beside its name (Beijing's rare events are points paid undoubled).
@@ -152,7 +153,7 @@ const KEYS = [
   ['← →', 'select the tile to the left or right in your hand'],
   ['Shift + ← →', 'move the selected tile within your hand'],
   ['Enter or Space', 'press the outlined button of the dialog'],
-  ['the underlined letter', 'press that button of the dialog (Calling: c, Kong: k, ...)'],
+  ['the underlined letter', 'press that button of the dialog (Discard: d, ...)'],
   ['Alt + underlined letter', 'open that menu; then ↑ ↓ and Enter, or the item\'s underlined letter'],
   ['Escape', 'close a window or a menu'],
   ['click a tile', 'select it (or choose it in a dialog)'],
@@ -177,6 +178,7 @@ export function infoBody(state) {
   }
   const lines = [
     `${state.connection.local ? 'Local game' : `Server: ${state.connection.server}`} (${state.connection.status})`,
+    `Rules: ${RULE_NAMES[game.rules] || game.rules}`,
     // (East's run ends with the game: the last hand's loss does not count it down, as no new hand follows)
     !game.started ? 'Waiting for four players' : game.over ? `Last hand: ${WIND_NAMES[game.round]} round, hand ${game.hand}`
       : `Round: ${WIND_NAMES[game.round]}, hand ${game.hand}; East has won ${game.hands_as_east} in a row`,

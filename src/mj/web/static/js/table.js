@@ -298,11 +298,13 @@ export function clearTable() {
   document.getElementById('discards').replaceChildren();
 }
 
-/** "Pung!" in big letters over the claimer for a couple of seconds. */
+/** "Pung!" in big letters over the claimer for a couple of seconds: a newer one replaces it (robots
+ * claim again sooner, and the older words, piled under, stuck out around the newer ones). */
 export function announce(state, playerId, text) {
   const player = state && state.players.find((p) => p.id === playerId);
   if (!player) return;
   const holder = document.getElementById('announcements');
+  for (const older of holder.querySelectorAll(`.announce[data-player="${playerId}"]`)) older.remove();
   const bubble = el('div', `announce rel${player.rel}`, text);
   bubble.dataset.player = String(playerId);
   holder.appendChild(bubble);
