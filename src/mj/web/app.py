@@ -58,6 +58,9 @@ STATIC: Final = Path(__file__).parent / "static"
 IDLE_SECONDS: Final = 15 * 60
 #: A local game whose page went away (and did not come back, as a reload does) is ended after this.
 PAGE_GRACE_SECONDS: Final = 20.0
+#: The longest grace xmj takes (--page-grace): a game kept longer for a page that is not coming back holds
+#: its server and robots for nothing.
+MAX_PAGE_GRACE: Final = 3600.0
 #: Tokens remembered as this gateway's own pages (see :class:`Gateway`), the newest kept.
 _OWN_TOKENS: Final = 256
 #: Longest chat line or file name accepted from a browser.
