@@ -216,6 +216,24 @@ def test_lobby_benchmark_refuses_a_bad_list_of_tables(capsys: pytest.CaptureFixt
     assert "increasing" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize(
+    ("place", "error"),
+    [
+        ("missing/profile", "no directory {tmp}/missing"),
+        (".", "not a regular file"),
+    ],
+)
+def test_lobby_benchmark_refuses_a_profile_it_could_not_write_before_it_plays(
+    place: str, error: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The profile was written after the whole run: a place it could not go ended the run in a traceback."""
+    path = tmp_path / place
+    assert main(["bench", "lobby", "--tables", "1", "--seconds", "1", "--profile", str(path)]) == 2
+    captured = capsys.readouterr()
+    assert captured.err == f"mj bench lobby: --profile {path}: {error.format(tmp=tmp_path)}\n"
+    assert "tables moving" not in captured.out
+
+
 def test_simulate_benchmark_refuses_an_unknown_rule_system(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["bench", "simulate", "--rules", "nonsense", "--hands", "5"]) == 2
     assert "unknown rule system 'nonsense'" in capsys.readouterr().out

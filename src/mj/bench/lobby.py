@@ -38,6 +38,7 @@ from typing import Any
 import aiohttp
 
 from mj.argtypes import seconds
+from mj.outputfile import OutputFileError, check_writable
 
 Json = dict[str, Any]
 #: ``mj`` run under cProfile counting the event loop thread's CPU time, not the wall clock: on a busy
@@ -82,6 +83,12 @@ def run(args: argparse.Namespace) -> int:
     if not steps or steps != sorted(steps) or steps[0] < 1:
         print("mj bench lobby: --tables wants increasing numbers from 1", file=sys.stderr)
         return 2
+    if args.profile is not None:
+        try:
+            check_writable(args.profile)
+        except OutputFileError as exc:
+            print(f"mj bench lobby: --profile {exc}", file=sys.stderr)
+            return 2
     return asyncio.run(_bench(steps, args))
 
 
