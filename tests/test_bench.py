@@ -147,6 +147,33 @@ def test_server_benchmark_refuses_a_repeat_below_one(repeat: str, capsys: pytest
     assert f"argument --repeat: expected a whole number of at least 1, not {repeat!r}" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize(
+    ("arguments", "error"),
+    [
+        (["score", "--hands", "-1"], "argument --hands: expected a whole number of at least 1, not '-1'"),
+        (["score", "--rounds", "0"], "argument --rounds: expected a whole number of at least 1, not '0'"),
+        (["shanten", "--hands", "0"], "argument --hands: expected a whole number of at least 1, not '0'"),
+        (["shanten", "--passes", "1"], "argument --passes: expected a whole number of at least 2, not '1'"),
+        (["wild", "--hands", "-5"], "argument --hands: expected a whole number of at least 1, not '-5'"),
+        (["wild", "--passes", "x"], "argument --passes: expected a whole number of at least 2, not 'x'"),
+        (["fuzz", "--lines", "0"], "argument --lines: expected a whole number of at least 1, not '0'"),
+        (["lobby", "--seconds", "-1"], "argument --seconds: must be from 1 to 3600 seconds: '-1'"),
+        (["lobby", "--think", "0"], "argument --think: must be from 0.01 to 600 seconds: '0'"),
+        (["lobby", "--level", "7"], "argument --level: invalid choice: 7 (choose from 1, 2, 3)"),
+    ],
+)
+def test_a_benchmark_setting_out_of_range_is_a_usage_error_before_anything_is_measured(
+    arguments: list[str], error: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--hands -1`` once printed a negative rate, ``--passes 1`` ran two passes, a lobby of level 7 held nothing."""
+    with pytest.raises(SystemExit) as stopped:
+        main(["bench", *arguments])
+    assert stopped.value.code == 2
+    captured = capsys.readouterr()
+    assert f"mj bench {arguments[0]}: error: {error}" in captured.err
+    assert captured.out == ""
+
+
 def test_server_benchmark_seeds_are_lists_and_ranges() -> None:
     assert parse_seeds("1003,1001-1002,1002") == [1001, 1002, 1003]
     for bad in ("", "0", "5-3", "x"):
@@ -187,6 +214,24 @@ def test_lobby_benchmark_reports_latency_percentiles_and_the_tables_held(capsys:
 def test_lobby_benchmark_refuses_a_bad_list_of_tables(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["bench", "lobby", "--tables", "8,4"]) == 2
     assert "increasing" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("place", "error"),
+    [
+        ("missing/profile", "no directory {tmp}/missing"),
+        (".", "not a regular file"),
+    ],
+)
+def test_lobby_benchmark_refuses_a_profile_it_could_not_write_before_it_plays(
+    place: str, error: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The profile was written after the whole run: a place it could not go ended the run in a traceback."""
+    path = tmp_path / place
+    assert main(["bench", "lobby", "--tables", "1", "--seconds", "1", "--profile", str(path)]) == 2
+    captured = capsys.readouterr()
+    assert captured.err == f"mj bench lobby: --profile {path}: {error.format(tmp=tmp_path)}\n"
+    assert "tables moving" not in captured.out
 
 
 def test_simulate_benchmark_refuses_an_unknown_rule_system(capsys: pytest.CaptureFixture[str]) -> None:

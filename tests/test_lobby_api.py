@@ -148,6 +148,10 @@ def test_the_lobby_answers_only_its_own_host_names(start_lobby: Any, tmp_path: P
                 answer = response.status
         except urllib.error.HTTPError as exc:
             answer = exc.code
+            # the lobby's own option, not xmj's, which the text once named
+            assert (
+                exc.read().decode() == "this host name is not served here (the server's --allow-host NAME adds one)\n"
+            )
         assert answer == status, host
 
 

@@ -183,3 +183,23 @@ def test_a_batch_that_fails_stores_nothing(tmp_path: Path) -> None:
 def test_a_database_that_cannot_be_used_is_one_clear_error(url: str) -> None:
     with pytest.raises(StoreError, match=r"cannot (use|open) database"):
         Store(url)
+
+
+def test_a_database_refused_is_said_in_one_line_without_sqlalchemy_s_statement_or_link(tmp_path: Path) -> None:
+    """SQLAlchemy's text of a failure adds a line with a web link (and one with the SQL): stderr got all three."""
+    damaged = tmp_path / "lobby.db"
+    damaged.write_text("not a database\n")
+    with pytest.raises(StoreError) as refused:
+        Store(f"sqlite:///{damaged}")
+    assert str(refused.value) == f"cannot open database sqlite:///{damaged}: file is not a database"
+
+
+@pytest.mark.parametrize("url", ["sqlite://", "sqlite:///", "sqlite:///:memory:"])
+def test_an_sqlite_database_in_memory_is_refused_as_it_cannot_hold_the_record(url: str) -> None:
+    """Each connection of the pool opened a memory of its own: the lobby failed at start with a traceback."""
+    with pytest.raises(StoreError) as refused:
+        Store(url)
+    assert str(refused.value) == (
+        f"cannot use database {url!r}: an SQLite database in memory cannot hold the record; "
+        "name a file (sqlite:///lobby.db)"
+    )

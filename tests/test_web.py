@@ -472,3 +472,23 @@ def test_an_http_address_out_of_range_is_a_usage_error_not_a_traceback(capsys: p
     err = capsys.readouterr().err
     assert exited.value.code == 2
     assert "xmj: error: argument --http: port out of range in 'localhost:99999'" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "error"),
+    [
+        ("--page-grace", "-1", "argument --page-grace: must be from 0 to 3600 seconds: '-1'"),
+        ("--page-grace", "nan", "argument --page-grace: must be from 0 to 3600 seconds: 'nan'"),
+        ("--page-grace", "inf", "argument --page-grace: must be from 0 to 3600 seconds: 'inf'"),
+        ("--id", "-1", "argument --id: expected a whole number from 0 to 2147483647, not '-1'"),
+        ("--id", "2147483648", "argument --id: expected a whole number from 0 to 2147483647, not '2147483648'"),
+    ],
+)
+def test_a_page_grace_or_player_id_out_of_range_is_a_usage_error_before_any_game_starts(
+    option: str, value: str, error: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A negative grace once started a game whose page could never come back; NaN or infinity one never ended."""
+    with pytest.raises(SystemExit) as exited:
+        xmj_main(["--no-browser", option, value])
+    assert exited.value.code == 2
+    assert f"xmj: error: {error}" in capsys.readouterr().err

@@ -55,6 +55,27 @@ def check_replaceable(path: Path) -> None:
         raise OutputFileError(f"{path}: not a regular file")
 
 
+def check_writable(path: Path) -> None:
+    """:class:`OutputFileError` unless a file can be written at ``path``: checked before a long run, not after it.
+
+    The file is opened to append, which writes nothing: a directory, a FIFO, a place that
+    cannot be written (``/proc``, a read-only folder) are refused now, where the write would
+    fail after the whole run; a file the check created is removed.
+    """
+    if not path.parent.is_dir():
+        raise OutputFileError(f"{path}: no directory {path.parent}")
+    existed = path.exists()
+    try:
+        check_replaceable(path)
+        open_appending(path).close()
+    except OutputFileError:
+        raise
+    except OSError as exc:
+        raise OutputFileError(f"{path}: cannot write it: {exc.strerror or exc}") from None
+    if not existed:
+        path.unlink(missing_ok=True)
+
+
 def _is_null_device(info: os.stat_result) -> bool:
     if not stat.S_ISCHR(info.st_mode):
         return False

@@ -14,33 +14,20 @@ from pathlib import Path
 
 from mj.arena.players import SpecError
 from mj.arena.runner import ArenaResult
-from mj.outputfile import OutputFileError, check_replaceable, open_appending
+from mj.outputfile import OutputFileError, check_writable
 
 #: Image formats matplotlib writes without extra packages, by file suffix.
 FORMATS = (".png", ".svg", ".pdf")
 
 
 def check_plot_path(path: Path) -> None:
-    """:class:`SpecError` unless an image can be written at ``path``: checked before the games, not after.
-
-    The file is opened to append, which writes nothing: a directory, a FIFO, a place
-    that cannot be written (``/proc``, a read-only folder) are refused now, where the
-    image's write would fail after the whole run; a file the check created is removed.
-    """
+    """:class:`SpecError` unless an image can be written at ``path``: checked before the games, not after."""
     if path.suffix.lower() not in FORMATS:
         raise SpecError(f"--plot {path}: the file name must end in {', '.join(FORMATS)}")
-    if not path.parent.is_dir():
-        raise SpecError(f"--plot {path}: no directory {path.parent}")
-    existed = path.exists()
     try:
-        check_replaceable(path)
-        open_appending(path).close()
+        check_writable(path)
     except OutputFileError as exc:
         raise SpecError(f"--plot {exc}") from None
-    except OSError as exc:
-        raise SpecError(f"--plot {path}: cannot write it: {exc.strerror or exc}") from None
-    if not existed:
-        path.unlink(missing_ok=True)
 
 
 def plot_scores(result: ArenaResult, path: Path) -> None:

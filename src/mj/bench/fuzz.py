@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
+from mj.argtypes import whole
 from mj.logfile import LogFormatError
 from mj.protocol.framing import ENCODING, encode_line
 from mj.replay import read_entries
@@ -68,21 +69,11 @@ class Tally:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--lines", type=_positive, default=1_000_000, help="mutated lines to send (default 1000000)")
-    parser.add_argument("--clients", type=_positive, default=6, help="connections sending at once (default 6)")
+    parser.add_argument("--lines", type=whole(1), default=1_000_000, help="mutated lines to send (default 1000000)")
+    parser.add_argument("--clients", type=whole(1), default=6, help="connections sending at once (default 6)")
     parser.add_argument("--seed", type=int, default=1, help="random seed of the mutations (default 1)")
     parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS, metavar="DIR",
                         help="server logs whose received lines are mutated (default: the originals)")  # fmt: skip
-
-
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1: {text!r}")
-    return value
 
 
 def corpus_lines(directory: Path) -> list[str]:

@@ -37,6 +37,9 @@ from typing import Any
 
 import aiohttp
 
+from mj.argtypes import seconds
+from mj.outputfile import OutputFileError, check_writable
+
 Json = dict[str, Any]
 #: ``mj`` run under cProfile counting the event loop thread's CPU time, not the wall clock: on a busy
 #: machine the wall clock charges each function with the time the lobby waited to be scheduled.
@@ -57,10 +60,16 @@ finally:
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--tables", default="4,8,16,32,64,128,256,512,1000",
                         help="tables at each step (comma-separated, increasing)")  # fmt: skip
-    parser.add_argument("--seconds", type=float, default=20.0, help="how long each step plays (default %(default)s)")
-    parser.add_argument("--think", type=float, default=2.0, help="a person's mean time to move (default %(default)s)")
+    parser.add_argument(
+        "--seconds", type=seconds(1, 3600), default=20.0, help="how long each step plays (default %(default)s)"
+    )
+    parser.add_argument(
+        "--think", type=seconds(0.01, 600), default=2.0, help="a person's mean time to move (default %(default)s)"
+    )
     parser.add_argument("--target", type=float, default=50.0, help="p99 latency held, in ms (default %(default)s)")
-    parser.add_argument("--level", type=int, default=1, help="the robots' level (default %(default)s)")
+    parser.add_argument(
+        "--level", type=int, choices=(1, 2, 3), default=1, help="the robots' level (default %(default)s)"
+    )
     parser.add_argument("--profile", type=Path, metavar="FILE",
                         help="run the lobby under cProfile, its profile written here (read with pstats)")  # fmt: skip
 
@@ -74,6 +83,12 @@ def run(args: argparse.Namespace) -> int:
     if not steps or steps != sorted(steps) or steps[0] < 1:
         print("mj bench lobby: --tables wants increasing numbers from 1", file=sys.stderr)
         return 2
+    if args.profile is not None:
+        try:
+            check_writable(args.profile)
+        except OutputFileError as exc:
+            print(f"mj bench lobby: --profile {exc}", file=sys.stderr)
+            return 2
     return asyncio.run(_bench(steps, args))
 
 

@@ -15,6 +15,7 @@ import random
 import time
 from dataclasses import dataclass
 
+from mj.argtypes import whole
 from mj.melds import KongOrigin, Meld, MeldKind, chow, kong, pair, pung
 from mj.rules import winhand
 from mj.rules.base import SeatHand, Win, WinSource
@@ -178,8 +179,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--rules", choices=("classical", "ims"), default="classical", help="rule system (default classical)"
     )
-    parser.add_argument("--hands", type=int, default=2000, help="distinct hands (default 2000)")
-    parser.add_argument("--rounds", type=int, default=10, help="times each hand is scored (default 10)")
+    parser.add_argument("--hands", type=whole(1), default=2000, help="distinct hands (default 2000)")
+    parser.add_argument("--rounds", type=whole(1), default=10, help="times each hand is scored (default 10)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the hands (default 1)")
 
 

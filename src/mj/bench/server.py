@@ -43,6 +43,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
+from mj.argtypes import whole
 from mj.bench import versus
 from mj.bench.versus import BenchError
 from mj.server.robotgame import kill, play_robot_game, wait_for_text
@@ -112,18 +113,8 @@ def start_up(server: Sequence[str], timeout: float = 30.0) -> float:
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     versus.add_arguments(parser)
     parser.add_argument("--tcp", action="store_true", help="play over TCP on 127.0.0.1 instead of a Unix socket")
-    parser.add_argument("--repeat", type=_positive, default=1,
+    parser.add_argument("--repeat", type=whole(1), default=1,
                         help="play each game N times, each start-up N times (at least 7); print medians")  # fmt: skip
-
-
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a whole number of at least 1, not {text!r}")
-    return value
 
 
 #: The fewest measurements of each server's start-up.

@@ -17,6 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
+from mj.argtypes import whole
 from mj.hand import counts, is_mahjong, shanten, shanten_all, waits
 from mj.tiles import Tile, full_set
 
@@ -65,14 +66,14 @@ def measure_all(hands: int = 20_000, seed: int = 1110, passes: int = 5) -> list[
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--hands", type=int, default=20_000, help="distinct deals (default 20000)")
+    parser.add_argument("--hands", type=whole(1), default=20_000, help="distinct deals (default 20000)")
     parser.add_argument("--seed", type=int, default=1110, help="seed of the deals (default 1110)")
-    parser.add_argument("--passes", type=int, default=5, help="passes over the deals, at least 2 (default 5)")
+    parser.add_argument("--passes", type=whole(2), default=5, help="passes over the deals, at least 2 (default 5)")
 
 
 def run(args: argparse.Namespace) -> int:
     print(f"{args.hands} seeded random hands (seed {args.seed}), calls per second on one core")
     print(f"{'function':32} {'first pass':>12} {'best pass':>12}")
-    for rate in measure_all(args.hands, args.seed, max(args.passes, 2)):
+    for rate in measure_all(args.hands, args.seed, args.passes):
         print(f"{rate.name:32} {rate.first_pass:12,.0f} {rate.best:12,.0f}")
     return 0

@@ -8,11 +8,11 @@ import gc
 import signal
 import socket
 import sys
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Final
 
 import uvloop
 
+from mj.argtypes import seconds
 from mj.lobby import DEFAULT_URL
 from mj.lobby.proxies import HEADERS, X_FORWARDED_FOR, Network, parse_network
 from mj.server.address import TcpAddress, parse_address
@@ -42,7 +42,7 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--require-login", action="store_true", help="only people logged in may create tables")
     parser.add_argument(
         "--robot-delay",
-        type=_seconds(0.0, MAX_ROBOT_DELAY),
+        type=seconds(0.0, MAX_ROBOT_DELAY),
         default=0.0,
         metavar="SECONDS",
         help="wait between robots' moves (default: none)",
@@ -56,7 +56,7 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "processes on one database need names of their own, and a restarted one its old name",
     )  # fmt: skip
     parser.add_argument(
-        "--lease", type=_seconds(MIN_LEASE, MAX_LEASE), default=15.0, metavar="SECONDS",
+        "--lease", type=seconds(MIN_LEASE, MAX_LEASE), default=15.0, metavar="SECONDS",
         help="how long a table stays this process's without a renewal, before another may take it (%(default)s)",
     )  # fmt: skip
     parser.add_argument(
@@ -86,21 +86,6 @@ def _network(text: str) -> Network:
         return parse_network(text)
     except ValueError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
-
-
-def _seconds(low: float, high: float) -> Callable[[str], float]:
-    """A number of seconds from ``low`` to ``high``: anything else is a usage error, never clamped silently."""
-
-    def seconds(text: str) -> float:
-        try:
-            value = float(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
-        if not low <= value <= high:  # NaN fails too
-            raise argparse.ArgumentTypeError(f"must be from {low:g} to {high:g} seconds: {text!r}")
-        return value
-
-    return seconds
 
 
 def run(args: argparse.Namespace) -> int:

@@ -20,6 +20,7 @@ from alembic import command
 from alembic.config import Config
 from sqlalchemy import Engine, Select, create_engine, event, func, insert, or_, select, text, update
 from sqlalchemy.engine import Connection, make_url
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session, sessionmaker
 
 from mj.lobby import DEFAULT_URL
@@ -94,10 +95,23 @@ def open_engine(url: str) -> Engine:
         # SQLite connections are used by the writer thread and the event loop's thread in turn
         engine = create_engine(parsed, pool_pre_ping=True, connect_args={"check_same_thread": False} if sqlite else {})
     except Exception as exc:  # SQLAlchemy raises several kinds for a bad URL or a missing driver
-        raise StoreError(f"cannot use database {url!r}: {exc}") from None
+        raise StoreError(f"cannot use database {url!r}: {_one_line(exc)}") from None
+    if sqlite and parsed.database in (None, "", ":memory:"):
+        # each pooled connection would open a database of its own, the schema in one and the tables sought in another
+        engine.dispose()
+        raise StoreError(
+            f"cannot use database {url!r}: an SQLite database in memory cannot hold the record; "
+            "name a file (sqlite:///lobby.db)"
+        )
     if sqlite:
         event.listen(engine, "connect", _sqlite_pragmas)
     return engine
+
+
+def _one_line(exc: Exception) -> str:
+    """The cause of a failure in one line: SQLAlchemy adds the statement and a web link on lines of their own."""
+    cause = exc.orig if isinstance(exc, DBAPIError) else exc
+    return " ".join(str(cause).split())
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
@@ -165,7 +179,7 @@ class Store:
                 migrate(connection)
         except Exception as exc:
             self.engine.dispose()
-            raise StoreError(f"cannot open database {make_url(url)!r}: {exc}") from None
+            raise StoreError(f"cannot open database {make_url(url)!r}: {_one_line(exc)}") from None
         self.sessions = sessionmaker(self.engine, expire_on_commit=False)
         #: Whether each stored group of batches is announced to other processes (PostgreSQL's NOTIFY).
         self.notifies = self.engine.dialect.name == "postgresql"

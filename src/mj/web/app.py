@@ -58,6 +58,12 @@ STATIC: Final = Path(__file__).parent / "static"
 IDLE_SECONDS: Final = 15 * 60
 #: A local game whose page went away (and did not come back, as a reload does) is ended after this.
 PAGE_GRACE_SECONDS: Final = 20.0
+#: The longest grace xmj takes (--page-grace): a game kept longer for a page that is not coming back holds
+#: its server and robots for nothing.
+MAX_PAGE_GRACE: Final = 3600.0
+#: The answer to a request for a host name not served: xmj, mj-server --http and mj lobby all serve
+#: through this gateway, each with its own --allow-host.
+MISDIRECTED: Final = "this host name is not served here (the server's --allow-host NAME adds one)\n"
 #: Tokens remembered as this gateway's own pages (see :class:`Gateway`), the newest kept.
 _OWN_TOKENS: Final = 256
 #: Longest chat line or file name accepted from a browser.
@@ -246,7 +252,7 @@ class Gateway:
             request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
         ) -> web.StreamResponse:
             if not hosts.allows_host(request.headers.get("Host")):
-                raise web.HTTPMisdirectedRequest(text="this host name is not served here (see xmj --allow-host)\n")
+                raise web.HTTPMisdirectedRequest(text=MISDIRECTED)
             return await handler(request)
 
         return served_hosts_only

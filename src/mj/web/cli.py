@@ -26,11 +26,13 @@ import webbrowser
 from collections.abc import Sequence
 from pathlib import Path
 
+from mj.argtypes import seconds, whole
 from mj.play import default_address, play_with_protocol_client
 from mj.rules import registry
 from mj.rules.ruleset import Ruleset
+from mj.savefile import MAX_PLAYER_ID
 from mj.server.address import TcpAddress, parse_address
-from mj.web.app import PAGE_GRACE_SECONDS, Gateway, GatewayConfig, RequestError, start_http
+from mj.web.app import MAX_PAGE_GRACE, PAGE_GRACE_SECONDS, Gateway, GatewayConfig, RequestError, start_http
 from mj.web.hosts import HostPolicy
 
 
@@ -41,14 +43,15 @@ def build_parser(prog: str = "xmj") -> argparse.ArgumentParser:
                         help="with --connect: the server to join (default localhost:5000); "
                              "otherwise where the local server listens (default: a private Unix socket)")  # fmt: skip
     parser.add_argument("--name", default=os.environ.get("USER") or "Player", help="your name at the table")
-    parser.add_argument("--id", type=int, default=0, help="player id to rejoin a game with (default 0: new)")
+    parser.add_argument("--id", type=whole(0, MAX_PLAYER_ID), default=0,
+                        help="player id to rejoin a game with (default 0: new)")  # fmt: skip
     parser.add_argument("--http", default="localhost:0", metavar="HOST:PORT",
                         help="where the browser page is served (default: a free port on localhost)")  # fmt: skip
     parser.add_argument("--no-browser", action="store_true", help="print the page's address instead of opening it")
     parser.add_argument("--allow-host", action="append", default=[], metavar="NAME",
                         help="also answer pages that call this machine NAME (only the address the page is "
                              "served on and localhost are answered: a defence against DNS rebinding)")  # fmt: skip
-    parser.add_argument("--page-grace", type=float, default=PAGE_GRACE_SECONDS, metavar="SECONDS",
+    parser.add_argument("--page-grace", type=seconds(0, MAX_PAGE_GRACE), default=PAGE_GRACE_SECONDS, metavar="SECONDS",
                         help="how long a local game waits for its page to come back (a reload) before it is "
                              "ended (default %(default)s)")  # fmt: skip
     parser.add_argument("--level", type=int, choices=(1, 2, 3), default=3,
