@@ -96,6 +96,20 @@ def test_a_kong_that_may_be_robbed_is_named_in_the_rule_system_s_word(rules: str
     assert dialog.to_json()["set_name"] == set_name and dialog.title == f"Rob the {set_name}?"
 
 
+@pytest.mark.parametrize(
+    ("rules", "declares_hands", "reveals_flowers"),
+    [("ims", False, True), ("beijing", False, True), ("classical", True, False)],
+)
+def test_the_snapshot_says_whether_hands_and_flowers_are_declared_for_the_playing_preferences(
+    rules: str, declares_hands: bool, reveals_flowers: bool
+) -> None:
+    """The page offers to declare losing and winning hands only where the rules have a declaring phase,
+    and flowers only where their holders declare them: the rule system's own course says which."""
+    view, log = seat_under(HAND, None, registry.get(rules))
+    course = snapshot.build(view, log, None, {})["game"]["course"]
+    assert course == {"declares_hands": declares_hands, "reveals_flowers": reveals_flowers}
+
+
 def test_the_classical_dialogs_keep_the_manual_s_names() -> None:
     view = SeatView(1)
     view.seats = [1, 2, 3, 4]

@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
 from playwright.sync_api import Error as PlaywrightError
 
 from test_web import running_xmj
@@ -178,3 +179,34 @@ def test_help_s_keys_name_no_button_the_ims_table_lacks(page: Any) -> None:
         text = page.get_by_role("dialog", name="Keys and mouse").inner_text()
         assert "press that button of the dialog (Discard: d, ...)" in text
         assert not {word for word in CLASSICAL_BUTTONS if word in text}
+
+
+@pytest.mark.parametrize(
+    ("rules", "offered"),
+    [
+        ("ims", ["pass on discards I cannot claim"]),
+        ("beijing", ["pass on discards I cannot claim"]),
+        ("classical", ["flowers and seasons", "losing hands", "winning hands", "pass on discards I cannot claim"]),
+    ],
+)
+def test_playing_preferences_offer_only_what_the_table_s_rules_let_the_client_do(
+    page: Any, artifacts: Path, rules: str, offered: list[str]
+) -> None:
+    """IMS and Beijing have no declaring phase after a win and reveal flowers themselves: declaring losing
+    or winning hands, or flowers, automatically means nothing there, so only passing is offered."""
+    with running_xmj("--timeout", "0", "--seed", "4", name="Prefs", options=("--rules", rules, "--level", "1")) as xmj:
+        page.goto(xmj.page)
+        page.locator(".action[data-kind=ready]").wait_for()
+        page.keyboard.press("Alt+o")
+        page.keyboard.press("p")
+        panel = page.locator("#panel-playing")
+        assert [label.strip() for label in panel.locator("label").all_inner_texts()] == offered
+        assert panel.get_by_text("Declare automatically:").count() == (rules == "classical")
+        for width, height in ((800, 600), (1920, 1080)):
+            page.set_viewport_size({"width": width, "height": height})
+            page.wait_for_timeout(150)
+            page.screenshot(path=artifacts / f"playing-prefs-{rules}-{width}x{height}.png")
+        panel.locator("input[name=autoPass]").uncheck()
+        panel.get_by_role("button", name="Save & Apply").click()
+        stored = page.evaluate("() => JSON.parse(localStorage.getItem('xmj.prefs'))")
+    assert stored["autoPass"] is False

@@ -214,6 +214,12 @@ def build(view: SeatView, log: SeatLog, dialog: Dialog | None, connection: Json,
             "washout": log.washout,
             "protocol": view.protocol,
             "rules": view.rules.name,
+            # what the page's playing preferences can do at this table: declare the hands after a win (the
+            # rules have a declaring phase), declare flowers (the engine does not reveal them itself)
+            "course": {
+                "declares_hands": view.course.declares_hands,
+                "reveals_flowers": view.course.reveals_flowers,
+            },
             "started": len(view.seats) == 4,
             "turn": _turn(view),
         },

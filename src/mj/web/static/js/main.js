@@ -425,7 +425,7 @@ function start() {
       key: 'o',
       items: [
         { label: 'Display options...', key: 'd', action: displayPrefs },
-        { label: 'Playing preferences...', key: 'p', action: playingPrefs },
+        { label: 'Playing preferences...', key: 'p', action: () => playingPrefs(app.state) },
         { label: 'Game option preferences...', key: 'o', action: () => gameOptionPrefs(app.state) },
         { label: 'Current game options...', key: 'c', enabled: seated, action: () => currentOptions(app.state, send) },
       ],

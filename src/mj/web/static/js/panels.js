@@ -394,16 +394,25 @@ export function displayPrefs() {
     ['theme', 'tableColour', 'dialogPlace', 'sortTiles', 'showWall', 'tiletips', 'noPopups', 'infoInMain', 'sound'])));
 }
 
-export function playingPrefs() {
+/**
+ * What the client may do by itself, only what applies at this table (``state``: the latest snapshot, or
+ * null before any): flowers where the players declare them, hands where the rules have a declaring phase.
+ * Away from a table all are offered, as xmj offers them.
+ */
+export function playingPrefs(state) {
   const p = prefs();
-  const form = el('form', {},
-    el('p', { text: 'Declare automatically:' }),
-    checkbox('flowers and seasons', p.autoFlowers, 'autoFlowers'),
-    checkbox('losing hands', p.autoLosing, 'autoLosing'),
-    checkbox('winning hands', p.autoWinning, 'autoWinning'),
-    checkbox('pass on discards I cannot claim', p.autoPass, 'autoPass'));
+  const course = state && state.game.course;
+  const declares = [
+    ['autoFlowers', 'flowers and seasons', !course || !course.reveals_flowers],
+    ['autoLosing', 'losing hands', !course || course.declares_hands],
+    ['autoWinning', 'winning hands', !course || course.declares_hands],
+  ].filter(([, , applies]) => applies);
+  const form = el('form', {});
+  if (declares.length) form.appendChild(el('p', { text: 'Declare automatically:' }));
+  for (const [name, label] of declares) form.appendChild(checkbox(label, p[name], name));
+  form.appendChild(checkbox('pass on discards I cannot claim', p.autoPass, 'autoPass'));
   openPanel('playing', 'Playing preferences', form, prefButtons(() => formPrefs(form,
-    ['autoFlowers', 'autoLosing', 'autoWinning', 'autoPass'])));
+    [...declares.map(([name]) => name), 'autoPass'])));
 }
 
 function optionInput(option, value) {
