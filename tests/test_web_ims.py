@@ -18,7 +18,7 @@ from mj.rules.ims.rules import IMS
 from mj.seatview import Pending, Phase, SeatView
 from mj.web import app, snapshot
 from mj.web.dialogs import ActionError, Dialog, choose, current
-from mj.web.seatlog import SeatLog
+from mj.web.seatlog import Announcement, SeatLog
 from test_web_dialogs import seat as seat_under
 
 
@@ -184,7 +184,7 @@ def tiles_kong_hidden() -> Meld:
 def test_the_move_log_and_the_claim_announcements_use_the_seed_s_words() -> None:
     view, log = seat(HAND, pending=(4, "4B"))
     feed(view, log, C.PlayerClaimsPung(2, 9), C.PlayerPungs(2, tiles.parse("4B")))
-    assert (2, "Triplet!") in log.drain()
+    assert Announcement(0, 2, "Triplet!") in log.drain()
     lines = [m.text for m in log.moves]
     assert any(line.endswith("bids Triplet") for line in lines), lines
     assert any("makes a Triplet of 4B" in line for line in lines), lines

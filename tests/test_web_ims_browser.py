@@ -210,3 +210,16 @@ def test_playing_preferences_offer_only_what_the_table_s_rules_let_the_client_do
         panel.get_by_role("button", name="Save & Apply").click()
         stored = page.evaluate("() => JSON.parse(localStorage.getItem('xmj.prefs'))")
     assert stored["autoPass"] is False
+
+
+def test_the_winner_s_announcement_is_taken_off_the_table_when_the_next_hand_begins(page: Any) -> None:
+    """Ready pressed at once after a win: the next hand begins well within the two seconds an announcement
+    stays, and the winner's "MahJong!" must not hang over the new deal."""
+    with running_xmj("--timeout", "0", "--seed", "4", name="Ims", options=("--rules", "ims", "--level", "1")) as xmj:
+        page.goto(xmj.page)
+        play_the_first_hand(page)
+        page.keyboard.press("Escape")
+        page.locator(".action[data-kind=ready]").click()
+        page.locator("#round-info .hand-no", has_text="Hand 2").wait_for(timeout=10_000)
+        left = page.locator("#announcements .announce").all_inner_texts()
+    assert "MahJong!" not in left, left

@@ -17,8 +17,8 @@ nothing. From the browser:
 * ``chat {text}``, ``save {filename}``, ``set_option {name, value}``, ``leave``.
 
 To the browser: ``welcome``, ``state`` (the snapshot, :mod:`mj.web.snapshot`),
-``announce {player, text}`` (a claim shown over the claimer) and ``error {message, request}``
-(``request``: the type of the request refused, absent for the server's own errors).
+``announce {player, text, hand}`` (a claim shown over the claimer, for a moment of its hand) and
+``error {message, request}`` (``request``: the type of the request refused, absent for the server's own errors).
 
 A new local game, a resumed one or a seat at another server is taken before the game in
 hand is left: the page stays in that game until the ``welcome`` of the new one, and a

@@ -70,6 +70,16 @@ class ChatLine:
 
 
 @dataclass(frozen=True, slots=True)
+class Announcement:
+    """A claim or declaration shown over its player for a moment ("Pung!"), made in ``hand``: the page
+    takes it off the table when another hand begins, however soon."""
+
+    hand: int
+    player: int
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
 class LogLine:
     """A line of the Messages window's record: kind "move" (who drew, claimed, discarded, won, what timed
     out), "notice" or "chat"; numbered from 1, as chat lines are, so that snapshots carry only new lines."""
@@ -106,7 +116,7 @@ class SeatLog:
         #: When the open claim window was seen (monotonic seconds), for the progress bar.
         self.claim_opened = 0.0
         #: Announcements made by the messages applied since the last :meth:`drain`.
-        self._announced: list[tuple[int, str]] = []
+        self._announced: list[Announcement] = []
         #: The Messages window's record, oldest first.
         self.moves: deque[LogLine] = deque(maxlen=KEPT_LINES)
         #: Where the server writes saved games, when this gateway knows it (its own local games).
@@ -115,10 +125,13 @@ class SeatLog:
         #: The deal is under way: its draws (some fifty, a tile at a time) make one line, at its end.
         self._dealing = False
 
-    def drain(self) -> list[tuple[int, str]]:
-        """(player id, text) of claims and declarations to show over the player, once each."""
+    def drain(self) -> list[Announcement]:
+        """The claims and declarations to show over their players, once each."""
         out, self._announced = self._announced, []
         return out
+
+    def _announce(self, pid: int, text: str) -> None:
+        self._announced.append(Announcement(self.view.hand_no, pid, text))
 
     def mark_answered(self, serial: int) -> None:
         self.answered.add((self.view.hand_no, serial))
@@ -160,21 +173,21 @@ class SeatLog:
                 self.claim_opened = time.monotonic()
                 self.last_discard_at = (pid, len(view.player(pid).discards) - 1)
                 if calling:
-                    self._announced.append((pid, "Calling!"))
+                    self._announce(pid, "Calling!")
             case C.PlayerDeclaresClosedKong(id=pid) | C.PlayerAddsToPung(id=pid):
                 self.claim_opened = time.monotonic()
                 names = view.rules.move_names()
-                self._announced.append((pid, "Kong!" if names is None else f"{names(view, P.Kong(0))}!"))
+                self._announce(pid, "Kong!" if names is None else f"{names(view, P.Kong(0))}!")
             case C.PlayerDoesntClaim(id=pid, discard=serial) if pid == me:
                 self.mark_answered(serial)
             case C.PlayerClaimsChow() | C.PlayerClaimsPung() | C.PlayerClaimsKong() | C.PlayerClaimsMahJong():
                 if msg.id == me:
                     self.mark_answered(msg.discard)
-                self._announced.append((msg.id, self._claim_word(msg)))
+                self._announce(msg.id, self._claim_word(msg))
             case C.PlayerMahJongs(id=pid, tile=tile) if tile != BLANK:
-                self._announced.append((pid, self.mahjong_word()))
+                self._announce(pid, self.mahjong_word())
             case C.PlayerRobsKong(id=pid):
-                self._announced.append((pid, "Robbed!"))
+                self._announce(pid, "Robbed!")
             case C.ClaimDenied(reason=reason):
                 self._notice(f"Claim denied: {reason}")
             case C.HandScore(id=pid, score=score, explanation=text):

@@ -234,7 +234,7 @@ class Session:
         if owed is not None:
             self.log.mark_answered(owed.discard if isinstance(owed, P.NoClaim) else 0)
             self._send(owed)
-        events = [{"type": "announce", "player": pid, "text": text} for pid, text in self.log.drain()]
+        events = [{"type": "announce", "player": a.player, "text": a.text, "hand": a.hand} for a in self.log.drain()]
         events.extend(self._events)
         self._events.clear()
         for event in events:

@@ -12,7 +12,7 @@ import {
 } from './panels.js';
 import { onPrefs, prefs, setPrefs } from './prefs.js';
 import { beep } from './sound.js';
-import { announce, clearTable, fitBoard, renderTable } from './table.js';
+import { announce, clearAnnouncements, clearTable, fitBoard, renderTable } from './table.js';
 import { installSprite, setMarks } from './tiles.js';
 
 const app = {
@@ -123,7 +123,7 @@ function onMessage(message) {
   switch (message.type) {
     case 'welcome': welcome(message); break;
     case 'state': update(message); break;
-    case 'announce': announce(app.state, message.player, message.text); break;
+    case 'announce': announce(app.state, message); break;
     case 'error':
       if (app.starting && message.request === app.starting) {
         startRefused(message.message);
@@ -175,6 +175,7 @@ function update(state) {
   const previous = app.state;
   app.state = state;
   dialog.state = state;
+  if (previous && previous.game.hand !== state.game.hand) clearAnnouncements(state.game.hand);
   setMarks(state.marks);
   const me = state.players.find((p) => p.id === state.me);
   const dealt = state.game.phase !== 'dealing' && state.game.phase !== 'between hands';

@@ -298,15 +298,23 @@ export function clearTable() {
   document.getElementById('discards').replaceChildren();
 }
 
+/** A new hand began: take the announcements of every other hand off the table (``hand``'s own, made in
+ * the same breath as its deal, stay). */
+export function clearAnnouncements(hand) {
+  document.querySelectorAll(`#announcements .announce:not([data-hand="${hand}"])`).forEach((bubble) => bubble.remove());
+}
+
 /** "Pung!" in big letters over the claimer for a couple of seconds: a newer one replaces it (robots
- * claim again sooner, and the older words, piled under, stuck out around the newer ones). */
-export function announce(state, playerId, text) {
+ * claim again sooner, and the older words, piled under, stuck out around the newer ones), and so does
+ * the next hand (Ready pressed at once: the winner's "Mah Jong!" belongs to the hand it ended, hence ``hand``). */
+export function announce(state, { player: playerId, text, hand }) {
   const player = state && state.players.find((p) => p.id === playerId);
   if (!player) return;
   const holder = document.getElementById('announcements');
   for (const older of holder.querySelectorAll(`.announce[data-player="${playerId}"]`)) older.remove();
   const bubble = el('div', `announce rel${player.rel}`, text);
   bubble.dataset.player = String(playerId);
+  bubble.dataset.hand = String(hand);
   holder.appendChild(bubble);
   setTimeout(() => bubble.remove(), 2000);
 }
