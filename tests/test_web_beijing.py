@@ -105,6 +105,8 @@ def test_in_turn_discard_kong_and_hu_with_discard_by_default_never_preselecting_
     assert labels(dialog) == {"Discard": True, "Kong": True, "Hu": False}
     assert dialog is not None and dialog.default == "discard" and dialog.select == "GD"
     assert dialog.text == "Throwing away a wild tile (1D) loses your right to win this hand."
+    # cut at the tile, which the page names in words as it names every tile ("1 Circle")
+    assert dialog.to_json()["parts"] == ["Throwing away a wild tile (", "1D", ") loses your right to win this hand."]
     assert choose(dialog, "discard", "1D") == P.Discard(tiles.parse("1D"), False)  # allowed: the hand then dies
     assert choose(dialog, "kong", "5C") == P.DeclareClosedKong(tiles.parse("5C"))
     view, log = seat("2B 3B 5C 5C 5C 5C 7D EW EW RD RD GD GD 1D", indicator="RD")  # Green Dragon wild

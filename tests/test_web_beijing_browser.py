@@ -181,6 +181,9 @@ def test_a_wild_tile_is_thrown_away_only_by_the_button_and_the_dead_hand_is_said
                     page.locator(".action button.default:not(:disabled)").click(timeout=500)
             page.wait_for_timeout(50)
         wild = page.locator("#wild-indicator .tile.wild").get_attribute("data-tile")
+        # the tile named in words, as the indicator names it (and every tile on the page), not by its code
+        named = page.locator("#wild-indicator .tile.wild").get_attribute("aria-label")
+        assert warned.inner_text() == f"Throwing away a wild tile ({named}) loses your right to win this hand."
         held = page.locator("button.tile.mine").count()
         page.locator(f"button.tile.mine[data-tile='{wild}']").first.dblclick()
         why = page.locator(".action .why")

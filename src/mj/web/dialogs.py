@@ -40,7 +40,7 @@ from mj.rules.beijing import wilds
 from mj.rules.naming import MoveNames
 from mj.seatview import Phase, SeatView, chow_partners
 from mj.tiles import BLANK, Tile
-from mj.web.seatlog import SeatLog
+from mj.web.seatlog import SeatLog, cut_at_tiles, marked
 
 #: The key of :attr:`Button.choices` for a button that needs no tile.
 NO_TILE: Final = ""
@@ -99,6 +99,8 @@ class Dialog:
     timeout: float = 0.0
     remaining: float = 0.0
     text: str = ""
+    #: ``text`` cut at the tiles it names (:func:`~mj.web.seatlog.cut_at_tiles`), for the page to name them.
+    parts: tuple[str, ...] = ()
     #: Changes whenever the decision point does, so a click on an old dialog can be told apart.
     number: int = 0
     #: Tiles a double click does not discard: throwing one away needs the button (a wild: it kills the hand).
@@ -114,6 +116,7 @@ class Dialog:
             "kind": self.kind,
             "title": self.title,
             "text": self.text,
+            "parts": list(self.parts),
             "buttons": [b.to_json() for b in self.buttons],
             "default": self.default,
             "select": self.select,
@@ -506,13 +509,16 @@ def _named(view: SeatView, log: SeatLog, now: float | None, names: MoveNames) ->
     layout = _layout(view, names, [P.Discard(BLANK, False), P.DeclareClosedKong(BLANK), P.MahJong(0)])
     buttons = _named_buttons(layout, choices, view, None, discard)
     guarded: tuple[str, ...] = ()
+    parts: tuple[str, ...] = ()
     if dead_hand(view, view.my_id):
         text = DEAD_HAND
-    elif keep is not None and keep in choices[discard]:
-        text, guarded = f"Throwing away a wild tile ({keep}) loses your right to win this hand.", (keep,)
+    elif wild is not None and keep in choices[discard]:
+        text, parts = cut_at_tiles(f"Throwing away a wild tile ({marked(wild)}) loses your right to win this hand.")
+        guarded = (tiles.code(wild),)
     else:
         text = ""
-    return Dialog("turn", "Your turn", buttons, _button_id(discard), select=select, text=text, guarded=guarded)
+    return Dialog("turn", "Your turn", buttons, _button_id(discard), select=select, text=text, parts=parts,
+                  guarded=guarded)  # fmt: skip
 
 
 #: What a player who threw away a wild tile is told for the rest of the hand.

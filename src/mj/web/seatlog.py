@@ -25,8 +25,8 @@ from mj.tiles import BLANK, Tile, code
 
 #: Chat lines and notices kept for a browser that (re)loads the page.
 KEPT_LINES: Final = 200
-#: Put around each tile's code in a move-log line while it is built, so that the line can be cut at its
-#: tiles: the page names them in words as its dialogs do (a control character no name may keep).
+#: Put around each tile's code in a text for the page (a move-log line, a dialog's text) while it is built, so
+#: that the text can be cut at its tiles: the page names them in words (a control character no name may keep).
 _TILE_MARK: Final = "\x1f"
 
 _Claim = C.PlayerClaimsChow | C.PlayerClaimsPung | C.PlayerClaimsKong | C.PlayerClaimsMahJong
@@ -121,7 +121,7 @@ class SeatLog:
         self.moves: deque[LogLine] = deque(maxlen=KEPT_LINES)
         #: Where the server writes saved games, when this gateway knows it (its own local games).
         self.save_folder: str | None = None
-        self._narrator = Narrator({}, _marked)
+        self._narrator = Narrator({}, marked)
         #: The deal is under way: its draws (some fifty, a tile at a time) make one line, at its end.
         self._dealing = False
 
@@ -261,7 +261,7 @@ class SeatLog:
                 line = None if self._dealing else "Tiles dealt"
             case C.PlayerDraws(id=pid, tile=tile) | C.PlayerDrawsLoose(id=pid, tile=tile):
                 loose = "a loose tile" if isinstance(msg, C.PlayerDrawsLoose) else "a tile"
-                what = _marked(tile) if pid == me and tile != BLANK else loose
+                what = marked(tile) if pid == me and tile != BLANK else loose
                 line = f"{narrator.who(pid)} draws {what}"
             case C.PlayerClaimsChow() | C.PlayerClaimsPung() | C.PlayerClaimsKong() | C.PlayerClaimsMahJong():
                 names = view.rules.move_names()
@@ -270,8 +270,8 @@ class SeatLog:
             case C.PlayerDoesntClaim(timeout=True):
                 line = "Your time to claim ran out: no claim"
             case C.WildIndicator(tile=tile):
-                wild = _marked(view.wild) if view.wild is not None else "no tile"
-                line = f"{_marked(tile)} is turned up: {wild} is wild this hand"
+                wild = marked(view.wild) if view.wild is not None else "no tile"
+                line = f"{marked(tile)} is turned up: {wild} is wild this hand"
             case C.HandScore(id=pid, score=score):
                 line = f"{narrator.who(pid)} scores {score}"
             case C.Settlement() | C.WashOut() | C.GameOver():
@@ -280,14 +280,21 @@ class SeatLog:
                 names = view.rules.move_names()
                 named = _named_line(narrator.who, names, view, msg) if names is not None else None
                 line = named if named is not None else narrator.line(msg)
-        if line:
-            parts = line.strip(" \n#*").split(_TILE_MARK)  # the narrator's banners ("### East round ###") bare
-            self._log("move", "".join(parts), tuple(parts) if len(parts) > 1 else ())
+        if line:  # the narrator's banners ("### East round ###") bare
+            self._log("move", *cut_at_tiles(line.strip(" \n#*")))
 
 
-def _marked(tile: Tile) -> str:
-    """A tile's code in a move-log line, marked to be found again (:attr:`LogLine.parts`)."""
+def marked(tile: Tile) -> str:
+    """A tile's code in a text for the page, marked to be found again (:func:`cut_at_tiles`)."""
     return f"{_TILE_MARK}{code(tile)}{_TILE_MARK}"
+
+
+def cut_at_tiles(text: str) -> tuple[str, tuple[str, ...]]:
+    """A text built with :func:`marked` tiles, bare, and cut at them: text and tile codes in turn (text
+    first; empty when it names none). The page shows the parts with each tile named in words, one table
+    of names for every text it shows (the tile names live in the page alone)."""
+    parts = text.split(_TILE_MARK)
+    return "".join(parts), tuple(parts) if len(parts) > 1 else ()
 
 
 def _bid(msg: _Claim) -> P.PMsg:
@@ -309,23 +316,23 @@ def _named_line(who: Callable[[int], str], names: Callable[[SeatView, P.PMsg], s
     where the manual's words serve."""
     match msg:
         case C.PlayerPungs(id=pid, tile=tile):
-            return f"{who(pid)} makes a {names(view, P.Pung(0))} of {_marked(tile)}"
+            return f"{who(pid)} makes a {names(view, P.Pung(0))} of {marked(tile)}"
         case C.PlayerKongs(id=pid, tile=tile):
-            return f"{who(pid)} makes a {names(view, P.Kong(0))} of {_marked(tile)}"
+            return f"{who(pid)} makes a {names(view, P.Kong(0))} of {marked(tile)}"
         case C.PlayerChows(id=pid, tile=tile, cpos=cpos) if cpos is not ChowPosition.ANYPOS:
-            return f"{who(pid)} takes {_marked(tile)}: {names(view, P.Chow(0, cpos))}"
+            return f"{who(pid)} takes {marked(tile)}: {names(view, P.Chow(0, cpos))}"
         case C.PlayerDeclaresClosedKong(id=pid, tile=tile):
-            what = "" if tile == BLANK else f" of {_marked(tile)}"
+            what = "" if tile == BLANK else f" of {marked(tile)}"
             return f"{who(pid)} declares a concealed {names(view, P.DeclareClosedKong(tile))}{what}"
         case C.PlayerRevealsConcealedKong(id=pid, tile=tile):
-            return f"{who(pid)} reveals a concealed {names(view, P.DeclareClosedKong(tile))} of {_marked(tile)}"
+            return f"{who(pid)} reveals a concealed {names(view, P.DeclareClosedKong(tile))} of {marked(tile)}"
         case C.PlayerAddsToPung(id=pid, tile=tile):
             quadruplet = names(view, P.AddToPung(tile))
-            return f"{who(pid)} adds {_marked(tile)} to a {names(view, P.Pung(0))}: a {quadruplet}"
+            return f"{who(pid)} adds {marked(tile)} to a {names(view, P.Pung(0))}: a {quadruplet}"
         case C.PlayerRobsKong(id=pid, tile=tile):
-            return f"{who(pid)} robs the {names(view, P.Kong(0))} of {_marked(tile)}"
+            return f"{who(pid)} robs the {names(view, P.Kong(0))} of {marked(tile)}"
         case C.PlayerMahJongs(id=pid, tile=tile):
-            source = "on the discard" if tile == BLANK else f"with {_marked(tile)}"
+            source = "on the discard" if tile == BLANK else f"with {marked(tile)}"
             return f"{who(pid)} goes {names(view, P.MahJong(0))} {source}"
         case _:
             return None

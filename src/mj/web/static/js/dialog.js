@@ -7,7 +7,7 @@
 // Where the dialog sits is the player's choice (Display options): beside the table (the
 // default: it covers nothing), in the middle of the table, or floating where it was dragged.
 
-import { tileElement, tileName } from './tiles.js';
+import { namedText, tileElement, tileName } from './tiles.js';
 
 const WIND_NAMES = { E: 'East', S: 'South', W: 'West', N: 'North' };
 // Buttons shown only when they can be used (the manual: "only shown when calling is allowed"), or
@@ -201,7 +201,7 @@ export class ActionDialog {
     if (dialog.text) {
       const text = document.createElement('div');
       text.className = 'text';
-      text.textContent = dialog.text;
+      text.textContent = namedText(dialog);
       box.appendChild(text);
     }
     if (dialog.timeout > 0) box.appendChild(this.progress(dialog));

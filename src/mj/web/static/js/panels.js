@@ -2,7 +2,7 @@
 // saving, and the three preference panels. One modal at a time; Escape or Cancel closes it.
 
 import { DEFAULTS, prefs, setPrefs } from './prefs.js';
-import { tileElement, tileName } from './tiles.js';
+import { namedText, tileElement, tileName } from './tiles.js';
 
 const WIND_NAMES = { E: 'East', S: 'South', W: 'West', N: 'North' };
 const RULE_NAMES = { classical: 'Chinese Classical', ims: 'IMS (Internet MahJong Server)', beijing: 'Beijing' };
@@ -193,7 +193,7 @@ export function infoBody(state) {
 export function messagesBody(state, send) {
   const log = el('div', { class: 'chatlog', role: 'log', 'aria-label': 'Messages' });
   for (const entry of (state && state.moves) || []) {
-    log.appendChild(el('div', { class: `line ${entry.kind}`, text: moveText(entry) }));
+    log.appendChild(el('div', { class: `line ${entry.kind}`, text: namedText(entry) }));
   }
   const input = el('input', { type: 'text', 'aria-label': 'Message to send', placeholder: 'Message to all players', maxlength: '400' });
   const form = el('form', { class: 'chatform' }, input, el('button', { type: 'submit', text: 'Send' }));
@@ -204,12 +204,6 @@ export function messagesBody(state, send) {
   });
   setTimeout(() => { log.scrollTop = log.scrollHeight; }, 0);
   return el('div', { style: 'display:flex;flex-direction:column;min-height:0;flex:1' }, log, form);
-}
-
-/** A line of the move log as shown: its tiles named in words as the dialogs name them ("7 Character", not "7C"). */
-function moveText(entry) {
-  if (!entry.parts) return entry.text;
-  return entry.parts.map((part, i) => (i % 2 ? tileName(part) : part)).join('');
 }
 
 /** Ask before doing something that ends the game in progress; ``action`` runs on "yes". */

@@ -29,6 +29,14 @@ export function tileName(code) {
   return `${code[0]} ${SUIT_NAMES[code[1]] || code}`;
 }
 
+/**
+ * A text from the gateway as the page shows it, each tile it names in words ("7 Character", not "7C"):
+ * ``parts`` is ``text`` cut at its tiles (text and tile codes in turn), empty or absent when it names none.
+ */
+export function namedText({ text, parts }) {
+  return parts && parts.length ? parts.map((part, i) => (i % 2 ? tileName(part) : part)).join('') : text;
+}
+
 /** The original's sort order: bamboos, characters, circles, winds, dragons, flowers, seasons. */
 export function tileValue(code) {
   const suit = { B: 10, C: 20, D: 30, F: 60, S: 70 }[code[1]];
