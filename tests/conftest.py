@@ -176,6 +176,20 @@ def page(browser: Any, request: pytest.FixtureRequest) -> Iterator[Any]:
     assert not errors, f"script errors in the page: {errors}"
 
 
+def resize(page: Any, width: int, height: int) -> None:
+    """Give the tab a new window size and wait until the page has laid itself out for it.
+
+    The page fits its board in a resize handler; a fixed pause let a loaded machine measure the
+    board mid-resize (at negative coordinates in a window 844 wide). Two animation frames after
+    the window reports the new size, the handler has run and the layout has been drawn.
+    """
+    page.set_viewport_size({"width": width, "height": height})
+    page.wait_for_function(
+        "([w, h]) => window.innerWidth === w && window.innerHeight === h", arg=[width, height], timeout=10_000
+    )
+    page.evaluate("() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))")
+
+
 @pytest.fixture
 def artifacts() -> Path:
     """Where a browser test saves its screenshots."""

@@ -17,6 +17,7 @@ from typing import Any
 
 from playwright.sync_api import Error as PlaywrightError
 
+from conftest import resize
 from mj.replay import read_entries, replay
 from test_web import running_xmj
 from test_web_beijing import save_a_beijing_game
@@ -44,8 +45,7 @@ VIEWPORT = (1920, 1080)
 def shoot(page: Any, artifacts: Path, name: str) -> None:
     """Screenshots at both sizes; the indicator is in sight at each."""
     for size, (width, height) in SIZES.items():
-        page.set_viewport_size({"width": width, "height": height})
-        page.wait_for_timeout(150)
+        resize(page, width, height)
         indicator = page.locator("#wild-indicator")
         if indicator.count():
             box = indicator.bounding_box()
@@ -133,8 +133,7 @@ def test_new_local_game_starts_beijing_with_the_table_options_chosen_in_the_pane
         panel.locator("input[name=opt-VoidSuit]").check()
         panel.locator("input[name=opt-WallEnd]").fill("2")
         for size, (width, height) in SIZES.items():
-            page.set_viewport_size({"width": width, "height": height})
-            page.wait_for_timeout(150)
+            resize(page, width, height)
             page.screenshot(path=artifacts / f"beijing-new-game-{size}.png")
         start = panel.get_by_role("button", name="Start Game")
         start.scroll_into_view_if_needed()

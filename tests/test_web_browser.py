@@ -16,6 +16,7 @@ from typing import Any
 
 from playwright.sync_api import Error as PlaywrightError
 
+from conftest import resize
 from mj import tiles
 from test_web import running_xmj
 
@@ -243,8 +244,7 @@ def test_a_whole_game_in_the_browser_pressing_the_default_button(page: Any, arti
         info = page.locator("#side-info")
         assert "in a row" not in info.inner_text() and "Last hand:" in info.inner_text()
         for width, height in ((800, 600), (1920, 1080)):
-            page.set_viewport_size({"width": width, "height": height})
-            page.wait_for_timeout(150)
+            resize(page, width, height)
             page.screenshot(path=artifacts / f"20-game-over-{width}x{height}.png")
         print(f"\nwhole game in the browser: {duration:.1f} s")
         (artifacts / "whole-game-duration.txt").write_text(f"{duration:.1f} s\n")
@@ -288,8 +288,7 @@ def test_a_greyed_out_button_says_why_on_hover_on_its_key_and_on_a_click(
         assert why.inner_text() == "Mah Jong!: your hand is not complete"
         assert dialog_kind(page) == "turn" and page.locator("button.tile.mine").count() == 14
         for width, height in ((800, 600), (1920, 1080)):
-            page.set_viewport_size({"width": width, "height": height})
-            page.wait_for_timeout(150)
+            resize(page, width, height)
             page.screenshot(path=artifacts / f"disabled-says-why-{width}x{height}.png")
 
 
@@ -319,8 +318,7 @@ def test_a_lost_connection_is_said_in_a_box_of_its_own_and_greys_out_the_dialog(
         page.keyboard.press("Enter")
         assert "Not connected" in page.locator(".action .why").inner_text()
         for width, height in ((800, 600), (1920, 1080)):
-            page.set_viewport_size({"width": width, "height": height})
-            page.wait_for_timeout(150)
+            resize(page, width, height)
             page.screenshot(path=artifacts / f"connection-lost-{width}x{height}.png")
 
 

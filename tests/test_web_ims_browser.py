@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Error as PlaywrightError
 
+from conftest import resize
 from test_web import running_xmj
 
 #: The seed's names of the bids and moves, as buttons.
@@ -203,8 +204,7 @@ def test_playing_preferences_offer_only_what_the_table_s_rules_let_the_client_do
         assert [label.strip() for label in panel.locator("label").all_inner_texts()] == offered
         assert panel.get_by_text("Declare automatically:").count() == (rules == "classical")
         for width, height in ((800, 600), (1920, 1080)):
-            page.set_viewport_size({"width": width, "height": height})
-            page.wait_for_timeout(150)
+            resize(page, width, height)
             page.screenshot(path=artifacts / f"playing-prefs-{rules}-{width}x{height}.png")
         panel.locator("input[name=autoPass]").uncheck()
         panel.get_by_role("button", name="Save & Apply").click()

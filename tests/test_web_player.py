@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Error as PlaywrightError
 
+from conftest import resize
 from mj import tiles
 from test_web import running_xmj
 from test_web_browser import EAST_INDICES, MANUAL, to_easts_first_turn, use_prefs, winning_wall
@@ -138,8 +139,7 @@ def test_the_table_fits_every_window_from_a_phone_held_sideways_to_2560_wide(pag
         discarded = lambda: page.locator(".discards .tile").count() >= 14  # noqa: E731
         play_until(page, lambda: discarded() and page.locator(".action[data-kind=turn]").count() > 0)
         for width, height in SIZES:
-            page.set_viewport_size({"width": width, "height": height})
-            page.wait_for_timeout(150)
+            resize(page, width, height)
             check_layout(page, f"{width}x{height}")
             page.screenshot(path=artifacts / f"layout-{width}x{height}.png")
         # the dialog may also sit in the middle of the table: inside the board, still covering none of these
@@ -147,8 +147,7 @@ def test_the_table_fits_every_window_from_a_phone_held_sideways_to_2560_wide(pag
         page.reload()
         our_turn(page)
         for width, height in SIZES[:4]:
-            page.set_viewport_size({"width": width, "height": height})
-            page.wait_for_timeout(150)
+            resize(page, width, height)
             check_layout(page, f"{width}x{height}, dialog in the middle", covers_info=True)
             r = page.evaluate(RECTS)
             assert inside(r["dialog"][0], r["board"])
@@ -625,8 +624,7 @@ def test_a_label_shows_its_whole_status_your_turn_and_calling_at_every_size(
         status = " ".join(page.locator(".label.me .flag").all_inner_texts())
         assert "your turn" in status and "calling" in status
         for width, height in LABEL_SIZES:
-            page.set_viewport_size({"width": width, "height": height})
-            page.wait_for_timeout(150)
+            resize(page, width, height)
             assert page.evaluate(FITS) == [], f"{width}x{height}: a label's status is cut off"
             page.screenshot(path=artifacts / f"label-status-{width}x{height}.png")
 
@@ -664,6 +662,5 @@ def test_the_dialog_in_the_middle_of_the_table_lies_over_the_claim_announcements
                        document.getElementById('announcements').appendChild(b); }"""
         )
         for width, height in ((800, 600), (1920, 1080)):
-            page.set_viewport_size({"width": width, "height": height})
-            page.wait_for_timeout(150)
+            resize(page, width, height)
             page.screenshot(path=artifacts / f"dialog-over-announcement-{width}x{height}.png")
