@@ -170,8 +170,9 @@ def test_ctrl_c_ends_a_run_on_workers_with_one_line_and_status_130() -> None:
         preexec_fn=_interruptible,
     )
     try:
+        # the moment the workers exist, before they could set Ctrl-C aside: one killed then left the run waiting
         while len(children_of(run.pid)) < 2 and run.poll() is None:
-            time.sleep(0.05)
+            time.sleep(0.001)
         os.killpg(run.pid, signal.SIGINT)  # as a terminal sends Ctrl-C: to the whole group
         out, err = run.communicate(timeout=PATIENCE)
     finally:

@@ -85,7 +85,9 @@ def test_stacked_games_are_the_same_on_both_servers_even_one_that_never_ends(
     assert compare.main(["--seeds", "4,9-11", "--stacked", "--jobs", "2", "--timeout", "8"]) == 0
     out = capsys.readouterr().out
     assert "seed 9: identical (" in out and "seed 11: identical (" in out
-    assert "seed 4: identical over " in out and "neither game ended in 8 s" in out
+    # compared over the hands both finished, or whole where the original robots stalled alike on the way
+    assert "seed 4: identical over " in out or "seed 4: identical, but neither game ended in 8 s" in out
+    assert "neither game ended in 8 s" in out
     assert "4/4 games identical" in out
 
 

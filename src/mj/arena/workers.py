@@ -41,8 +41,10 @@ class _Unreadable(Exception):
 
 def _start_worker() -> None:
     """Ctrl-C reaches the whole process group: the parent stops its workers itself; a worker
-    whose parent was killed ends too, instead of waiting for games for ever."""
+    whose parent was killed ends too, instead of waiting for games for ever. A worker is forked
+    with Ctrl-C blocked (:meth:`Workers.__enter__`) and lets it through only once it ignores it."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     parent = multiprocessing.parent_process()
     if parent is not None:
         threading.Thread(target=_end_with, args=(parent.sentinel,), daemon=True).start()
@@ -75,8 +77,14 @@ class Workers(Generic[_Result]):
 
     def __enter__(self) -> Workers[_Result]:
         # The executor starts its processes with its first task (all of them at once where
-        # it forks): start them now.
-        self._pool.submit(int).result()
+        # it forks): start them now. A Ctrl-C that reached a worker before it could ignore
+        # it killed that worker and left the run waiting for ever, so they are forked with it
+        # blocked; one meanwhile reaches the parent once they are started.
+        blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            self._pool.submit(int).result()
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
         return self
 
     def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None) -> None:
