@@ -76,7 +76,7 @@ class ClassicalRules:
         return None
 
     def score_rule(self) -> str:
-        """None: the score text the server sends for each player spells out its sum and doubles."""
+        """Nothing (""): the score text the server sends for each player spells out its sum and doubles."""
         return ""
 
     def exposing_spoils(self, view: SeatView, tile: Tile, pung: bool) -> bool:
