@@ -33,8 +33,10 @@ lint: venv
 	MYPYPATH=scripts $(BIN)/mypy scripts/deal_in_records.py
 
 # Everything is installed by now, so no test may skip for a missing program: the variables make them fail.
+# The suite runs on one process per CPU, at most four (pytest-xdist); an idle worker takes tests from a busy one.
 test: lint compiled
-	MJ_REQUIRE_ORIGINAL=1 MJ_REQUIRE_BROWSER=1 MJ_REQUIRE_COMPILED=1 MJ_REQUIRE_POSTGRES=1 $(BIN)/pytest -q
+	MJ_REQUIRE_ORIGINAL=1 MJ_REQUIRE_BROWSER=1 MJ_REQUIRE_COMPILED=1 MJ_REQUIRE_POSTGRES=1 \
+		$(BIN)/pytest -q -n auto --maxprocesses 4 --dist worksteal
 
 play: compiled
 	$(BIN)/xmj
