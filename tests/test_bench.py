@@ -157,6 +157,8 @@ def test_server_benchmark_refuses_a_repeat_below_one(repeat: str, capsys: pytest
         (["wild", "--hands", "-5"], "argument --hands: expected a whole number of at least 1, not '-5'"),
         (["wild", "--passes", "x"], "argument --passes: expected a whole number of at least 2, not 'x'"),
         (["fuzz", "--lines", "0"], "argument --lines: expected a whole number of at least 1, not '0'"),
+        (["simulate", "--hands", "0"], "argument --hands: expected a whole number of at least 1, not '0'"),
+        (["simulate", "--jobs", "-2"], "argument --jobs: expected a whole number of at least 0, not '-2'"),
         (["lobby", "--seconds", "-1"], "argument --seconds: must be from 1 to 3600 seconds: '-1'"),
         (["lobby", "--think", "0"], "argument --think: must be from 0.01 to 600 seconds: '0'"),
         (["lobby", "--level", "7"], "argument --level: invalid choice: 7 (choose from 1, 2, 3)"),

@@ -337,6 +337,31 @@ def test_bad_options_exit_with_status_1(arguments: list[str], capsys: pytest.Cap
     assert "error" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize(
+    ("arguments", "error"),
+    [
+        (["--seed", "-3"], "argument --seed: expected a whole number of at least 0, not '-3'"),
+        (["--pause", "soon"], "argument --pause: expected a whole number of at least 0, not 'soon'"),
+        (["--max-waiting", "0"], "argument --max-waiting: expected a whole number of at least 1, not '0'"),
+        (
+            ["--max-waiting-per-address", "1.5"],
+            "argument --max-waiting-per-address: expected a whole number of at least 1, not '1.5'",
+        ),
+        (["--connect-timeout", "0"], "argument --connect-timeout: must be from 0.001 to 86400 seconds: '0'"),
+        (["--line-timeout", "nan"], "argument --line-timeout: must be from 0.001 to 86400 seconds: 'nan'"),
+        (["--line-timeout", "soon"], "argument --line-timeout: not a number of seconds: 'soon'"),
+    ],
+)
+def test_a_number_out_of_range_names_its_bound_in_one_line(
+    arguments: list[str], error: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The server's numbers are read as every other program's are (:mod:`mj.argtypes`)."""
+    with pytest.raises(SystemExit) as exited:
+        cli.main(arguments)
+    assert exited.value.code == 1
+    assert capsys.readouterr().err.splitlines()[-1] == f"mj-server: error: {error}"
+
+
 def test_bad_files_exit_with_status_2_and_other_bad_settings_with_status_1(tmp_path: Path) -> None:
     """A file read, or a log that cannot be written, is refused with status 2 (tests/test_input_files.py has
     every kind); other settings 1."""

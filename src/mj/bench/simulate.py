@@ -20,6 +20,7 @@ import os
 import time
 from concurrent.futures import ProcessPoolExecutor
 
+from mj.argtypes import whole
 from mj.rules import registry
 from mj.simulate import InvariantError, simulate
 
@@ -29,10 +30,10 @@ Share = tuple[int, int, int, int, int, float] | str
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--rules", default=registry.DEFAULT_NAME, help="the rule system (default classical)")
-    parser.add_argument("--hands", type=int, default=10000, help="hands to play (default 10000)")
+    parser.add_argument("--hands", type=whole(1), default=10000, help="hands to play (default 10000)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the first game (default 1)")
     parser.add_argument(
-        "--jobs", type=int, default=1, help="processes sharing out the games (default 1; 0: one per core)"
+        "--jobs", type=whole(0), default=1, help="processes sharing out the games (default 1; 0: one per core)"
     )
 
 
@@ -55,9 +56,6 @@ def run(args: argparse.Namespace) -> int:
         rules = registry.get(args.rules)
     except registry.RulesError as exc:
         print(f"mj bench simulate: {exc}")
-        return 2
-    if args.hands <= 0:
-        print("mj bench simulate: --hands must be positive")
         return 2
     if args.jobs == 0:
         args.jobs = min(os.cpu_count() or 1, args.hands)

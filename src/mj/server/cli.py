@@ -21,6 +21,7 @@ from typing import Final, NoReturn
 import uvloop
 
 from mj import tiles
+from mj.argtypes import seconds, whole
 from mj.inputfile import SAVE_FILE_CAP, SMALL_FILE_CAP, InputFileError, read_capped
 from mj.outputfile import OutputFileError
 from mj.protocol import cmsg as C
@@ -54,14 +55,8 @@ class _Parser(argparse.ArgumentParser):
         self.exit(1, f"{self.prog}: error: {message}\n")
 
 
-def _natural(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must not be negative: {text!r}")
-    return value
+#: A whole number of at least 0: a seed, a pause, a timeout.
+_natural: Final = whole(0)
 
 
 def _timeout(text: str) -> int:
@@ -148,21 +143,10 @@ def build_parser() -> argparse.ArgumentParser:
 # ---------------------------------------------------------------------- connection limits
 
 
-def _positive(text: str) -> int:
-    value = _natural(text)
-    if value == 0:
-        raise argparse.ArgumentTypeError(f"must be positive: {text!r}")
-    return value
-
-
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
-    if not 0 < value <= 86400:
-        raise argparse.ArgumentTypeError(f"must be more than 0 and at most 86400 seconds: {text!r}")
-    return value
+#: A connection limit: at least one connection may wait.
+_positive: Final = whole(1)
+#: A connection's time limit: from a millisecond to a day.
+_seconds: Final = seconds(0.001, 86400)
 
 
 def _add_limit_arguments(parser: argparse.ArgumentParser) -> None:
