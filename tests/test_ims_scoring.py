@@ -228,6 +228,15 @@ def test_normal_elements_add_to_seven_pairs() -> None:
     assert fan(result) == {"One Mixed Suit": 3, "Win on Flower": 1, "7 Pairs": 5}
 
 
+def test_seven_pairs_of_1s_9s_and_words_add_all_1_and_9_and_13_individuals_add_rob_quadruplet() -> None:
+    # Only Front Door Clean is kept from the special patterns ("does not apply to special patterns
+    # below"), and "a pair is a set": so pairs each holding a 1 or a 9 are "all non-word sets".
+    pairs = score(hand("1B 1B 9B 9B 1C 1C 9C 9C 9D 9D EW EW RD RD", "RD", "discard", discarder="W"), DEFAULTS)
+    assert fan(pairs) == {"All 1&9": 2, "7 Pairs": 5}
+    robbed = score(hand("1B 4B 7B 2C 5C 8C 3D 6D 9D EW SW WW RD RD", "9D", "robbed-kong", discarder="W"), DEFAULTS)
+    assert fan(robbed) == {"Rob Quadruplet": 1, "13 Individuals": 6}
+
+
 def test_four_of_a_kind_are_two_of_the_seven_pairs() -> None:
     assert score(hand("1B 1B 1B 1B 5D 5D 7B 7B 9C 9C EW EW RD RD", "RD"), DEFAULTS).shape is Shape.SEVEN_PAIRS
 
