@@ -377,6 +377,14 @@ def test_the_wild_indicator_is_one_of_the_four_copies_of_its_tile() -> None:
         calculate(parse_request(data))
 
 
+def test_a_robbed_kongs_tile_cannot_also_be_the_wild_indicator() -> None:
+    # Seed: robbing a kong is winning on "a tile ... about to be added to an open pung": that
+    # pung's three and the robbing tile are all four copies, so none was turned up as the indicator.
+    data = {**BASE, "how": "robbed-kong", "wild_indicator": "9D"}
+    with pytest.raises(InputError, match="robbed kong's tile 9D cannot be the wild indicator"):
+        calculate(parse_request(data))
+
+
 def test_beijing_needs_the_wild_indicator() -> None:
     data = {k: v for k, v in BASE.items() if k != "wild_indicator"}
     with pytest.raises(InputError, match="wild_indicator is required"):
