@@ -102,6 +102,36 @@ def test_straight_needs_every_wild_at_its_face_value() -> None:
     assert "Straight" in names(face)
 
 
+def test_a_wild_may_stand_for_a_fifth_copy_of_a_kind_the_hand_holds_four_of() -> None:
+    # Seed: "A wild tile can be substituted for any tile in a winning hand." South Wind is
+    # wild; with four 1C (or four Red) held, the only readings make the wild a fifth copy.
+    for four in ("1C", "RD"):
+        out = result(
+            concealed=f"{four} {four} {four} {four} SW 2D 2D 2D 3D 3D 3D 4D 4D 4D",
+            winning_tile="4D",
+            how="self-drawn",
+            discarder=None,
+            options={"AllPungs": True},
+        )
+        assert out["allowed"], out
+        assert "All Pungs" in names(out)
+
+
+def test_the_best_reading_may_make_a_wild_a_fifth_copy() -> None:
+    # Seed: "A wild tile can be substituted for any tile": 7D 7D 7D and a wild standing for
+    # the fifth 7D as the eye make four pungs, beside the closed kong of 5D.
+    out = result(
+        wild_indicator="4B",
+        exposed=[{"set": "kong", "tile": "5D", "concealed": True}],
+        concealed="6D 6D 6D 7D 7D 7D 7D 8D 8D 8D 5B",
+        winning_tile="6D",
+        discarder="S",
+        seat="N",
+        options={"AllPungs": True},
+    )
+    assert "All Pungs" in names(out)
+
+
 def test_flush_is_one_suits_three_runs_from_one_to_nine() -> None:
     out = result(
         concealed="1B 2B 3B 4B 5B 6B 7B 8B 9B 4C 5C 6C EW EW", winning_tile="9B", how="self-drawn", discarder=None
@@ -344,6 +374,14 @@ def test_wilds_follow_the_seeds_order_and_wrap() -> None:
 def test_the_wild_indicator_is_one_of_the_four_copies_of_its_tile() -> None:
     data = {**BASE, "wild_indicator": "RD", "concealed": "2B 3B 4B 4C 5C 6C 7D 8D 9D RD RD RD RD EW"}
     with pytest.raises(InputError, match="wild indicator is one of its four copies"):
+        calculate(parse_request(data))
+
+
+def test_a_robbed_kongs_tile_cannot_also_be_the_wild_indicator() -> None:
+    # Seed: robbing a kong is winning on "a tile ... about to be added to an open pung": that
+    # pung's three and the robbing tile are all four copies, so none was turned up as the indicator.
+    data = {**BASE, "how": "robbed-kong", "wild_indicator": "9D"}
+    with pytest.raises(InputError, match="robbed kong's tile 9D cannot be the wild indicator"):
         calculate(parse_request(data))
 
 

@@ -132,6 +132,16 @@ def test_seven_pairs_with_a_wild_completing_a_pair() -> None:
     assert not is_complete(hand, NO_WILD, 0)
 
 
+def test_a_wild_may_stand_for_a_fifth_or_sixth_copy_of_a_kind_held_four_times() -> None:
+    """Seed 004: a wild "can be substituted for any tile in a winning hand", so copies held do not limit it."""
+    two_pungs = arrangements(vector("1C 1C 1C 1C SW SW 2B 3B 4B 5C 5C 5C RD RD"), wild("SW"), 0)
+    assert any(a.jokers == (parse("1C"), parse("1C")) and a.pungs.count(parse("1C")) == 2 for a in two_pungs)
+    pung_and_pair = arrangements(vector("RD RD RD RD SW 2B 3B 4B 5C 5C 5C 7D 8D 9D"), wild("SW"), 0)
+    assert [(a.pair, a.pungs) for a in pung_and_pair] == [(parse("RD"), (parse("5C"), parse("RD")))]
+    three_pairs = arrangements(vector("1C 1C 1C 1C SW SW 3B 3B 5C 5C 7D 7D RD RD"), wild("SW"), 0)
+    assert any(a.pairs.count(parse("1C")) == 3 for a in three_pairs)
+
+
 def test_seven_pairs_needs_a_concealed_hand() -> None:
     assert not is_complete(vector("1B 1B 3B 3B 5C 5C 7D 7D EW EW RD"), NO_WILD, 1)
 

@@ -13,7 +13,7 @@ from mj.calculator.outcome import Element, InputError, Outcome
 from mj.rules.beijing import options as beijing_options
 from mj.rules.beijing.payments import pay
 from mj.rules.beijing.scoring import BeijingScore, score
-from mj.rules.winhand import SEAT_LETTERS, WinningHand
+from mj.rules.winhand import SEAT_LETTERS, How, WinningHand
 from mj.tiles import Tile, code, is_special, kind_index
 
 
@@ -27,6 +27,11 @@ def calculate(hand: WinningHand, given: Mapping[str, object], indicator: Tile | 
         raise InputError("flowers are given, but Beijing plays without flowers")
     if hand.tile_counts()[kind_index(indicator)] > 3:
         raise InputError(f"the hand holds 4 of {code(indicator)}, but the wild indicator is one of its four copies")
+    if hand.how is How.ROBBED_KONG and hand.winning_tile == indicator:
+        raise InputError(
+            f"the robbed kong's tile {code(indicator)} cannot be the wild indicator:"
+            " the winner and the robbed pung hold all four"
+        )
     try:
         options = beijing_options.parse(given)
     except beijing_options.BeijingOptionError as exc:

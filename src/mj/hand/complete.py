@@ -48,13 +48,16 @@ def suit_splits(pattern: Pattern) -> bool:
 
 
 def honours_split(pattern: Pattern) -> bool:
-    """Whether the honour counts are pungs and at most one pair (a lone pair iff size ≡ 2)."""
+    """Whether the honour counts are pungs and at most one pair (a lone pair iff size ≡ 2).
+
+    A count may pass four where wilds stand for a kind whose four copies are all held
+    (Beijing): five is a pung and the pair, six two pungs.
+    """
     pairs = 0
     for held in pattern:
-        if held == 2:
-            pairs += 1
-        elif held not in (0, 3):
+        if held % 3 == 1:
             return False
+        pairs += held % 3 == 2
     return pairs <= 1
 
 
@@ -323,8 +326,8 @@ def _suit_decompositions(pattern: Pattern) -> frozenset[_Split]:
 def _honours_decompositions(pattern: Pattern) -> frozenset[_Split]:
     if not honours_split(pattern):
         return frozenset()
-    pair = next((i for i, held in enumerate(pattern) if held == 2), -1)
-    return frozenset([(pair, tuple(i for i, held in enumerate(pattern) if held == 3), ())])
+    pair = next((i for i, held in enumerate(pattern) if held % 3 == 2), -1)
+    return frozenset([(pair, tuple(i for i, held in enumerate(pattern) for _ in range(held // 3)), ())])
 
 
 def decompositions(concealed: Sequence[Tile], declared_sets: int) -> list[Decomposition]:

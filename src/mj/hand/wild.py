@@ -113,7 +113,7 @@ def _split(counts: Sequence[int], wild: int) -> tuple[list[int], int]:
 
 def seven_pairs_needed(real: list[int]) -> int:
     """Jokers that make ``real`` seven pairs (four of a kind is two pairs): one per odd count."""
-    return len(real) - real.count(0) - real.count(2) - real.count(4)
+    return sum(c % 2 for c in real)
 
 
 def is_complete(counts: Sequence[int], wild: int, declared_sets: int, seven_pairs: bool = True) -> bool:
@@ -192,10 +192,10 @@ def shanten_after_draws(
         rest_needs.append(total)
         rest_pair.append(pair)
     pairs = 0
-    odd = 0  # as seven_pairs_needed counts them: kinds held other than twice or four times
+    odd = 0  # as seven_pairs_needed counts them: kinds held an odd number of times
     for held in real:
         pairs += held // 2
-        odd += held not in (0, 2, 4)
+        odd += held % 2
     found = []
     for kind in kinds:
         held = real[kind]
@@ -264,8 +264,6 @@ def _joker_sets(base: list[int], jokers: int, seven: bool) -> list[tuple[int, ..
             found.append(tuple(chosen))
             return
         for index in range(first, NUM_KINDS):
-            if base[index] >= 4:
-                continue
             base[index] += 1
             chosen.append(index)
             grow(chosen, index)
