@@ -226,7 +226,7 @@ def test_kong_points_are_one_for_an_open_kong_and_two_for_a_closed_one() -> None
     }
     open_kong = result(exposed=[{"set": "kong", "tile": "9B"}], **common)
     closed_kong = result(exposed=[{"set": "kong", "tile": "9B", "concealed": True}], **common)
-    assert names(open_kong)["Kongs"] == "1 points" and open_kong["payments"]["N"] == -(4 + 1)
+    assert names(open_kong)["Kongs"] == "1 point" and open_kong["payments"]["N"] == -(4 + 1)
     assert names(closed_kong)["Kongs"] == "2 points" and closed_kong["payments"]["N"] == -(8 + 2)
 
 

@@ -57,5 +57,5 @@ def elements(result: BeijingScore) -> tuple[Element, ...]:
         found.append(Element(name, f"{n} double{'s' if n > 1 else ''} for {' '.join(who)}"))
     found += [Element(name, f"{points} points, undoubled") for name, points in result.rare]
     if result.kongs:
-        found.append(Element("Kongs", f"{result.kongs} points"))
+        found.append(Element("Kongs", f"{result.kongs} point{'s' if result.kongs > 1 else ''}"))
     return tuple(found)
