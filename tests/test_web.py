@@ -202,6 +202,8 @@ def test_bad_input_gets_a_clear_error_and_changes_nothing() -> None:
             # escaped, a newline is three bytes of the protocol line: past the MAX_LINE that cuts the seat off
             await tab.send({"type": "set_option", "name": "Timeout", "value": "1" + "\n" * 30_000})
             assert await tab.error() == "value for Timeout too long (more than 500 characters)"
+            await tab.send({"type": "join", "server": "localhost:1", "id": "²"})  # a digit to str.isdigit, not to int
+            assert await tab.error() == "expected a non-negative number, got '²'"
             # nothing was sent to the server: the table is as it was
             await tab.send({"type": "hello", "token": xmj.token})
             await tab.receive()

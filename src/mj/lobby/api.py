@@ -30,8 +30,9 @@ def error(status: type[web.HTTPException], text: str) -> web.HTTPException:
 
 
 def path_id(request: web.Request, key: str) -> int:
+    """The number in the path: ASCII digits alone (``str.isdigit`` takes ``²``, which ``int`` refuses)."""
     text = request.match_info[key]
-    if not text.isdigit() or len(text) > 12:
+    if not (text.isascii() and text.isdigit()) or len(text) > 12:
         raise error(web.HTTPNotFound, f"no such {key}: {text!r}")
     return int(text)
 

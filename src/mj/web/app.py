@@ -546,7 +546,7 @@ def _password(value: object) -> str | None:
 def _int(value: object, default: int) -> int:
     if value is None or value == "":
         return default
-    if isinstance(value, str) and value.strip().isdigit():
+    if isinstance(value, str) and value.strip().isascii() and value.strip().isdigit():  # isdigit alone takes "²"
         return int(value)
     if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
         return value
