@@ -69,7 +69,7 @@ class Api:
         )
 
     async def list_tables(self, _request: web.Request) -> web.Response:
-        rows = self.store.tables()[-LIST_LIMIT:]
+        rows = self.store.tables(newest=LIST_LIMIT)
         return web.json_response(self.tables.describe_all(rows))
 
     async def one_table(self, request: web.Request) -> web.Response:

@@ -351,12 +351,13 @@ class Store:
         with self.session() as s:
             return s.get(LobbyTable, table_id)
 
-    def tables(self, statuses: Sequence[str] | None = None) -> list[LobbyTable]:
+    def tables(self, newest: int | None = None) -> list[LobbyTable]:
+        """The tables oldest first: all, or the ``newest`` of them alone, as only they are read (a record
+        keeps every table ever made, and the event loop waits while this reads)."""
         with self.session() as s:
-            query = select(LobbyTable).order_by(LobbyTable.id)
-            if statuses is not None:
-                query = query.where(LobbyTable.status.in_(statuses))
-            return list(s.scalars(query))
+            if newest is None:
+                return list(s.scalars(select(LobbyTable).order_by(LobbyTable.id)))
+            return list(s.scalars(select(LobbyTable).order_by(LobbyTable.id.desc()).limit(newest)))[::-1]
 
     def game(self, game_id: int) -> GameRecord | None:
         with self.session() as s:
