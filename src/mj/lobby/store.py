@@ -185,8 +185,12 @@ class Store:
         self.notifies = self.engine.dialect.name == "postgresql"
         #: The thread that stores the tables' batches, one after the other (:meth:`record` through it).
         self.writer = ThreadPoolExecutor(1, thread_name_prefix="mj-lobby-store")
+        #: The thread that reads whole games back for anyone who asks (a long game's replay takes seconds), one
+        #: at a time: the event loop, every table's play with it, never waits for them (:meth:`mj.lobby.api.Api`).
+        self.reader = ThreadPoolExecutor(1, thread_name_prefix="mj-lobby-reader")
 
     def close(self) -> None:
+        self.reader.shutdown(wait=True, cancel_futures=True)
         self.writer.shutdown(wait=True)
         self.engine.dispose()
 
