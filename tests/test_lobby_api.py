@@ -6,11 +6,13 @@ line and talks HTTP to it, as a script or the lobby page would.
 
 from __future__ import annotations
 
+import concurrent.futures
 import json
 import os
 import signal
 import subprocess
 import sys
+import time
 import urllib.error
 import urllib.request
 from datetime import timedelta
@@ -18,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import update
+from sqlalchemy import insert, update
 
 from lobbyproc import Json, Lobby
 from mj.lobby.models import LobbyTable
@@ -211,3 +213,56 @@ def test_a_table_that_expired_unplayed_has_no_game_in_the_games_listed(start_lob
     again = start_lobby(f"sqlite:///{tmp_path / 'lobby.db'}")  # the restarted lobby expires it at once
     again.wait_for(made[0], lambda t: t["status"] == "expired")
     assert [(g["table"], g["finished"]) for g in again.get("/api/games")] == [(made[1], False)]
+
+
+def test_the_tables_listed_are_the_newest_500_read_alone_however_many_the_record_keeps(
+    start_lobby: Any, tmp_path: Path
+) -> None:
+    """The record keeps every table ever made, and the event loop, every table's play included, waits
+    while the listing is read: 200,000 of them read whole took 3 s a listing, for anyone to ask again."""
+    url = f"sqlite:///{tmp_path / 'lobby.db'}"
+    lobby = start_lobby(url)
+    lobby.process.terminate()
+    lobby.process.wait()
+    old = {"rules": "classical", "options": "{}", "robots": 4, "level": 1, "seed": 1, "turn_timer": 0,
+           "status": "expired", "created_at": now() - timedelta(days=1)}  # fmt: skip
+    with Store(url).session() as s:
+        s.execute(insert(LobbyTable), [old] * 200_000)
+        s.commit()
+    lobby = start_lobby(url)
+    started = time.monotonic()
+    listed = lobby.get("/api/tables")
+    assert time.monotonic() - started < 0.5, "the listing read more than the tables it lists"
+    assert [t["id"] for t in listed] == list(range(199_501, 200_001))
+
+
+def test_a_long_games_record_asked_for_again_and_again_holds_up_no_other_request(
+    start_lobby: Any, tmp_path: Path
+) -> None:
+    """A game's replay is played back from its first move, its record and log read whole: 1.6 s for the last
+    hand of a game of 32 rounds (of up to 100), during which the event loop, every table's play included,
+    waited; such a game is 5 s of four robots' play away for anyone."""
+    lobby = start_lobby(f"sqlite:///{tmp_path / 'lobby.db'}")
+    status, made = lobby.call("POST", "/api/tables", {"robots": 4, "level": 1, "options": {"NumRounds": 32}})
+    assert status == 201, made
+    played = lobby.wait_for(made["table"], lambda t: t["status"] == "finished", 120)
+    game, last = played["game"], played["hands"]
+    heavy = [f"/api/games/{game}/hands/{last}", f"/api/games/{game}", f"/api/games/{game}/log"]
+    until = time.monotonic() + 4
+
+    def ask_again_and_again(path: str) -> set[int]:
+        asker = lobby.browser()
+        answers = set()
+        while time.monotonic() < until:
+            answers.add(asker.call("GET", path)[0])
+        return answers
+
+    with concurrent.futures.ThreadPoolExecutor(len(heavy)) as pool:
+        asking = [pool.submit(ask_again_and_again, path) for path in heavy]
+        waits = []
+        while time.monotonic() < until:
+            started = time.monotonic()
+            assert lobby.get("/api/me") == {"account": None}
+            waits.append(time.monotonic() - started)
+        assert [answers.result() for answers in asking] == [{200}] * len(heavy)
+    assert max(waits) < 0.5, f"a request waited {max(waits):.2f} s behind the game's record"

@@ -7,6 +7,7 @@ line, and nothing is stored.
 
 from __future__ import annotations
 
+import urllib.parse
 from pathlib import Path
 from typing import Any
 
@@ -64,3 +65,17 @@ def test_a_number_option_written_in_digits_is_stored_as_the_number(start_lobby: 
         {"NumRounds": 2, "Flowers": 0},
         {"NumRounds": 4, "Flowers": 0},
     ]
+
+
+@pytest.mark.parametrize(
+    "path", ["/api/tables/²", "/api/tables/١", "/api/games/²", "/api/games/1/hands/²", "/api/tables/²/sit"]
+)
+def test_a_number_in_the_path_is_ascii_digits_else_a_404(start_lobby: Any, tmp_path: Path, path: str) -> None:
+    lobby = start_lobby(f"sqlite:///{tmp_path / 'lobby.db'}")
+    assert lobby.call("POST", "/api/tables", {"robots": 3, "level": 1})[0] == 201
+    method = "POST" if path.endswith("/sit") else "GET"
+    status, answer = lobby.call(method, urllib.parse.quote(path), {"name": "Ann"} if method == "POST" else None)
+    assert status == 404, answer  # ² is a digit to str.isdigit, not to int; ١ (Arabic-Indic one) is no table 1
+    assert answer["error"].startswith("no such ") and "\n" not in answer["error"]
+    assert "Traceback" not in lobby.output.read_text()
+    assert lobby.get("/api/tables/1")["id"] == 1

@@ -20,7 +20,14 @@ from sqlalchemy import update
 from mj.lobby.limits import MAX_WATCHING_PER_ADDRESS
 from mj.lobby.models import LobbyTable
 from mj.lobby.store import Store, now
-from mj.lobby.tables import MAX_WAITING_PER_CLIENT, WAITING_EXPIRY, Tables, TooManyTables, parse_request
+from mj.lobby.tables import (
+    MAX_ROBOT_TABLES_PER_CLIENT,
+    MAX_WAITING_PER_CLIENT,
+    WAITING_EXPIRY,
+    Tables,
+    TooManyTables,
+    parse_request,
+)
 from mj.protocol import pmsg as P
 from mj.protocol.connect import EXTENDED_PROTOCOL_VERSION
 from mj.protocol.framing import encode_line
@@ -69,6 +76,34 @@ def test_a_client_holds_a_few_waiting_tables_at_most_and_others_still_create_the
     lobby.wait_for(first, lambda t: t["status"] != "waiting")
     assert lobby.call("POST", "/api/tables", {"robots": 0})[0] == 201
     assert lobby.call("POST", "/api/tables", {"robots": 0})[0] == 429
+
+
+def test_a_client_has_a_few_tables_played_by_robots_alone_at_most_and_others_still_make_theirs(
+    start_lobby: Any,
+) -> None:
+    """Each such table plays on by itself (slowed down here to last) and is stored: without a share, one
+    client's tables of four robots took the lobby's MAX_TABLES from everybody."""
+    lobby = start_lobby("sqlite:///lobby.db", "--robot-delay", "1")
+    robots = {"robots": 4, "level": 1}
+    made = [lobby.call("POST", "/api/tables", robots) for _ in range(MAX_ROBOT_TABLES_PER_CLIENT)]
+    assert [status for status, _ in made] == [201] * MAX_ROBOT_TABLES_PER_CLIENT
+    status, answer = lobby.call("POST", "/api/tables", robots)
+    assert status == 429 and answer["error"].startswith(
+        f"you have {MAX_ROBOT_TABLES_PER_CLIENT} tables played by robots alone"
+    )
+    # nor by filling a table with robots: its last seat is refused, the others taken
+    status, answer = lobby.call("POST", "/api/tables", {"robots": 2, "level": 1})
+    assert status == 201
+    table = answer["table"]
+    assert lobby.call("POST", f"/api/tables/{table}/robot")[0] == 201
+    status, answer = lobby.call("POST", f"/api/tables/{table}/robot")
+    assert status == 429 and answer["error"].startswith(f"you have {MAX_ROBOT_TABLES_PER_CLIENT} tables")
+    assert lobby.wait_for(table, lambda t: len(t["seats"]) == 3)["status"] == "waiting"
+    other = lobby.browser()
+    assert other.call("POST", "/api/register", {"name": "Bea", "password": "a good password"})[0] == 201
+    assert other.call("POST", "/api/tables", robots)[0] == 201
+    status, answer = other.call("POST", f"/api/tables/{table}/robot")  # the share is the maker's
+    assert status == 429 and answer["error"].startswith("this table's maker has")
 
 
 def test_a_clients_waiting_tables_count_after_the_lobby_restarts(database_url: str) -> None:

@@ -189,6 +189,8 @@ def test_bad_input_gets_a_clear_error_and_changes_nothing() -> None:
             assert "JSON object" in await tab.error()
             await tab.ws.send_str("[" * 60_000)  # deeper than Python's recursion limit, within MAX_MESSAGE
             assert await tab.error() == "malformed message (nested too deeply)"
+            await tab.ws.send_str('{"type": "hello", "id": ' + "9" * 5000 + "}")  # more digits than int() takes
+            assert await tab.error() == "malformed message (a number with too many digits)"
             await tab.send({"type": "teleport"})
             assert await tab.error() == "unknown message type 'teleport'"
             await tab.press(state["dialog"], "discard", "1B")
@@ -197,6 +199,11 @@ def test_bad_input_gets_a_clear_error_and_changes_nothing() -> None:
             assert await tab.error() == "that dialog is out of date"
             await tab.send({"type": "set_option", "name": "../etc", "value": 1})
             assert "not an option name" in await tab.error()
+            # escaped, a newline is three bytes of the protocol line: past the MAX_LINE that cuts the seat off
+            await tab.send({"type": "set_option", "name": "Timeout", "value": "1" + "\n" * 30_000})
+            assert await tab.error() == "value for Timeout too long (more than 500 characters)"
+            await tab.send({"type": "join", "server": "localhost:1", "id": "²"})  # a digit to str.isdigit, not to int
+            assert await tab.error() == "expected a non-negative number, got '²'"
             # nothing was sent to the server: the table is as it was
             await tab.send({"type": "hello", "token": xmj.token})
             await tab.receive()

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Callable
 from typing import Any, Final
 
 from aiohttp import web
@@ -30,8 +31,9 @@ def error(status: type[web.HTTPException], text: str) -> web.HTTPException:
 
 
 def path_id(request: web.Request, key: str) -> int:
+    """The number in the path: ASCII digits alone (``str.isdigit`` takes ``²``, which ``int`` refuses)."""
     text = request.match_info[key]
-    if not text.isdigit() or len(text) > 12:
+    if not (text.isascii() and text.isdigit()) or len(text) > 12:
         raise error(web.HTTPNotFound, f"no such {key}: {text!r}")
     return int(text)
 
@@ -68,7 +70,7 @@ class Api:
         )
 
     async def list_tables(self, _request: web.Request) -> web.Response:
-        rows = self.store.tables()[-LIST_LIMIT:]
+        rows = self.store.tables(newest=LIST_LIMIT)
         return web.json_response(self.tables.describe_all(rows))
 
     async def one_table(self, request: web.Request) -> web.Response:
@@ -94,11 +96,17 @@ class Api:
     async def list_games(self, _request: web.Request) -> web.Response:
         return web.json_response([export.summary(game, hands) for game, hands in self.store.games(LIST_LIMIT)])
 
+    async def _read(self, work: Callable[[], str]) -> str:
+        """``work``, which reads a whole game back (seconds for a game of a hundred rounds, and anyone may ask
+        again and again), in the store's reader thread, one at a time: the event loop does not wait for it."""
+        return await asyncio.wrap_future(self.store.reader.submit(work))
+
     async def one_game(self, request: web.Request) -> web.Response:
         game = self.store.game(path_id(request, "game"))
         if game is None:
             raise error(web.HTTPNotFound, "no such game")
-        response = web.json_response(export.document(self.store, game))
+        text = await self._read(lambda: json.dumps(export.document(self.store, game)))
+        response = web.Response(text=text, content_type="application/json")
         if request.query.get("download"):
             response.headers["Content-Disposition"] = f'attachment; filename="mj-game-{game.id}.json"'
         return response
@@ -107,7 +115,8 @@ class Api:
         game = self.store.game(path_id(request, "game"))
         if game is None:
             raise error(web.HTTPNotFound, "no such game")
-        response = web.Response(text=export.log_text(self.store, game), content_type="text/plain", charset="latin-1")
+        text = await self._read(lambda: export.log_text(self.store, game))
+        response = web.Response(text=text, content_type="text/plain", charset="latin-1")
         response.headers["Content-Disposition"] = f'attachment; filename="mj-game-{game.id}.log"'
         return response
 
@@ -115,10 +124,12 @@ class Api:
         game = self.store.game(path_id(request, "game"))
         if game is None:
             raise error(web.HTTPNotFound, "no such game")
+        hand = path_id(request, "hand")
         try:
-            return web.json_response(replayer.hand_frames(self.store, game, path_id(request, "hand")))
+            text = await self._read(lambda: json.dumps(replayer.hand_frames(self.store, game, hand)))
         except replayer.ReplayUnavailable as exc:
             raise error(web.HTTPNotFound, str(exc)) from None
+        return web.Response(text=text, content_type="application/json")
 
     async def one_player(self, request: web.Request) -> web.Response:
         found = history.player(self.store, request.match_info["name"][:100])

@@ -30,7 +30,7 @@ from mj.lobby.public import hides_concealed_kongs, public_view
 from mj.lobby.runner import TableRunner
 from mj.lobby.seats import PAGE, LobbyGateway, SeatError
 from mj.lobby.store import Store
-from mj.lobby.tables import Tables
+from mj.lobby.tables import SEATS, Tables, TooManyTables, robots_seated
 from mj.protocol import cmsg as C
 from mj.rules.ruleset import Ruleset
 from mj.web.hosts import refuse_foreign_origin
@@ -110,6 +110,13 @@ class Live:
             raise error(web.HTTPUnauthorized, "log in to seat robots")
         if runner.finished or runner.error is not None or len(runner.play.table.players) >= 4:
             raise error(web.HTTPConflict, "no free seat at this table")
+        if robots_seated(runner) == SEATS - 1:  # the last seat: robots alone then
+            try:
+                self.tables.check_robots_alone(
+                    runner.row.made_by, client(request, self.accounts.who(request.cookies.get(COOKIE)))
+                )
+            except TooManyTables as exc:
+                raise error(web.HTTPTooManyRequests, str(exc)) from None
         return web.json_response({"name": runner.add_robot()}, status=201)
 
     async def watch(self, request: web.Request) -> web.StreamResponse:

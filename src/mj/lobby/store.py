@@ -185,8 +185,12 @@ class Store:
         self.notifies = self.engine.dialect.name == "postgresql"
         #: The thread that stores the tables' batches, one after the other (:meth:`record` through it).
         self.writer = ThreadPoolExecutor(1, thread_name_prefix="mj-lobby-store")
+        #: The thread that reads whole games back for anyone who asks (a long game's replay takes seconds), one
+        #: at a time: the event loop, every table's play with it, never waits for them (:meth:`mj.lobby.api.Api`).
+        self.reader = ThreadPoolExecutor(1, thread_name_prefix="mj-lobby-reader")
 
     def close(self) -> None:
+        self.reader.shutdown(wait=True, cancel_futures=True)
         self.writer.shutdown(wait=True)
         self.engine.dispose()
 
@@ -351,12 +355,13 @@ class Store:
         with self.session() as s:
             return s.get(LobbyTable, table_id)
 
-    def tables(self, statuses: Sequence[str] | None = None) -> list[LobbyTable]:
+    def tables(self, newest: int | None = None) -> list[LobbyTable]:
+        """The tables oldest first: all, or the ``newest`` of them alone, as only they are read (a record
+        keeps every table ever made, and the event loop waits while this reads)."""
         with self.session() as s:
-            query = select(LobbyTable).order_by(LobbyTable.id)
-            if statuses is not None:
-                query = query.where(LobbyTable.status.in_(statuses))
-            return list(s.scalars(query))
+            if newest is None:
+                return list(s.scalars(select(LobbyTable).order_by(LobbyTable.id)))
+            return list(s.scalars(select(LobbyTable).order_by(LobbyTable.id.desc()).limit(newest)))[::-1]
 
     def game(self, game_id: int) -> GameRecord | None:
         with self.session() as s:

@@ -36,6 +36,9 @@ MAX_TABLES: Final = 2000
 #: Tables waiting for players one client may have made (an account, else an address): one client cannot
 #: take the lobby's :data:`MAX_TABLES` from everybody.
 MAX_WAITING_PER_CLIENT: Final = 4
+#: Tables played by robots alone (made so, or filled with robots) one client may have made and have in play: each
+#: plays at full speed (or at --robot-delay) and is stored, and such tables were no share of :data:`MAX_TABLES`.
+MAX_ROBOT_TABLES_PER_CLIENT: Final = 4
 #: Seconds after which a table made and still waiting, with nobody at it, is closed for good ("expired").
 WAITING_EXPIRY: Final = 1800
 #: The name a lobby process holds its tables' leases by, unless ``mj lobby --name`` gives one:
@@ -142,11 +145,24 @@ class Tables:
                 f"you have {len(waiting)} tables waiting for players (tables {', '.join(map(str, waiting))}): "
                 "sit at one or wait until one starts"
             )
+        if request.robots >= SEATS:
+            self.check_robots_alone(client, client)
         row = self.store.create_table(
             request.rules, dict(request.options), request.robots, request.level, secrets.randbelow(1 << 30),
             request.turn_timer, owner_id, self.lease, client,
         )  # fmt: skip
         return await self._start(row, resume=False)
+
+    def check_robots_alone(self, maker: str | None, asker: str) -> None:
+        """:class:`TooManyTables` if a table that ``maker`` made may not be played by robots alone now (``asker``
+        made it, or fills its last seat with a robot): ``maker`` has its share of such tables in play."""
+        playing = [t for t, runner in self.runners.items() if runner.row.made_by == maker and _robots_alone(runner)]
+        if maker is not None and len(playing) >= MAX_ROBOT_TABLES_PER_CLIENT:
+            who = "you have" if maker == asker else "this table's maker has"
+            raise TooManyTables(
+                f"{who} {len(playing)} tables played by robots alone (tables {', '.join(map(str, playing))}): "
+                "wait until one ends"
+            )
 
     async def expire_waiting(self, at: datetime | None = None) -> set[int]:
         """Close for good the tables made :data:`WAITING_EXPIRY` seconds before ``at`` (now) and still
@@ -301,8 +317,22 @@ def _options(row: LobbyTable) -> object:
 
 
 def _waiting(runner: TableRunner | None) -> bool:
-    """Whether a table of this process waits for players (made, not started, not failed)."""
-    return runner is not None and runner.error is None and not runner.finished and runner.play.table.game is None
+    """Whether a table of this process waits for players (made, not started, not failed, a seat not a robot's:
+    robots in every seat start the game themselves)."""
+    return (
+        runner is not None and runner.error is None and not runner.finished and runner.play.table.game is None
+        and robots_seated(runner) < SEATS
+    )  # fmt: skip
+
+
+def robots_seated(runner: TableRunner) -> int:
+    """The robots sitting at a table for good (not standing in for a person)."""
+    return len(runner.play.robots) - len(runner.play.stand_ins)
+
+
+def _robots_alone(runner: TableRunner) -> bool:
+    """Whether a table of this process is in play with robots in every seat, none standing in for a person."""
+    return runner.error is None and not runner.finished and robots_seated(runner) >= SEATS
 
 
 def _status(runner: TableRunner) -> str:

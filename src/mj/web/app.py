@@ -66,7 +66,8 @@ MAX_PAGE_GRACE: Final = 3600.0
 MISDIRECTED: Final = "this host name is not served here (the server's --allow-host NAME adds one)\n"
 #: Tokens remembered as this gateway's own pages (see :class:`Gateway`), the newest kept.
 _OWN_TOKENS: Final = 256
-#: Longest chat line or file name accepted from a browser.
+#: Longest chat line, file name or option value accepted from a browser: whatever it holds, the protocol
+#: line the gateway makes of it stays far below the server's MAX_LINE, which would cut the seat off.
 MAX_TEXT: Final = 500
 #: Largest browser message accepted, in bytes.
 MAX_MESSAGE: Final = 64 * 1024
@@ -430,6 +431,8 @@ class Gateway:
             value = int(value)
         if not isinstance(value, int | str):
             raise RequestError(f"bad value for {name}")
+        if isinstance(value, str) and len(value) > MAX_TEXT:
+            raise RequestError(f"value for {name} too long (more than {MAX_TEXT} characters)")
         session.send(P.SetGameOption(name, str(value)))
 
     async def _leave(self, ws: web.WebSocketResponse, _d: Json, session: Session | None,
@@ -482,7 +485,8 @@ async def _while_starting(ws: web.WebSocketResponse, start: asyncio.Task[Session
 def _request(text: str) -> Json:
     """A browser's message, checked to be a JSON object with a string ``type``; :class:`RequestError` if not.
 
-    A nesting deeper than Python's recursion limit is bad input like any other, not a crash of the page's socket.
+    A nesting deeper than Python's recursion limit, or a number of more digits than Python converts, is bad
+    input like any other, not a crash of the page's socket.
     """
     try:
         data = json.loads(text)
@@ -490,6 +494,8 @@ def _request(text: str) -> Json:
         raise RequestError(f"malformed message (not JSON): {exc.msg}") from None
     except RecursionError:
         raise RequestError("malformed message (nested too deeply)") from None
+    except ValueError:  # the only other one json raises: int()'s limit on digits
+        raise RequestError("malformed message (a number with too many digits)") from None
     if not isinstance(data, dict) or not isinstance(data.get("type"), str):
         raise RequestError("a message must be a JSON object with a string 'type'")
     return data
@@ -540,7 +546,7 @@ def _password(value: object) -> str | None:
 def _int(value: object, default: int) -> int:
     if value is None or value == "":
         return default
-    if isinstance(value, str) and value.strip().isdigit():
+    if isinstance(value, str) and value.strip().isascii() and value.strip().isdigit():  # isdigit alone takes "²"
         return int(value)
     if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
         return value
