@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
+import signal
 import subprocess
 import sys
 import time
@@ -49,8 +51,9 @@ def test_a_guest_sits_at_a_table_with_three_robots_and_plays_a_hand_through_the_
     # The table's wall is random: a hand may wash out (no settlement) before the one Ann saw settled.
     assert any(hand["settlement"] is not None for hand in record["hands"])
     assert next(p for p in record["players"] if not p["robot"])["name"] == "Ann"
-    # Ann's seat is taken while she sits there; no fifth player fits
-    assert lobby.browser().call("POST", f"/api/tables/{table}/sit", {"name": "Ann"})[0] == 409
+    # Ann's seat is hers alone; no fifth player fits
+    assert lobby.browser().call("POST", f"/api/tables/{table}/sit", {"name": "Ann"})[0] == 403
+    assert lobby.call("POST", f"/api/tables/{table}/sit", {"name": "Ann"})[0] == 409, "she sits there already"
     assert lobby.browser().call("POST", f"/api/tables/{table}/sit", {"name": "Bob"})[0] == 409
 
 
@@ -155,6 +158,62 @@ def ann_among_robots(start_lobby: Any, tmp_path: Path, timer: int) -> tuple[Lobb
 def ann_stood_in(table: dict[str, Any]) -> bool:
     """Whether a robot plays Ann's seat (as the table listing says)."""
     return any(s["name"] == "Ann" and s["stand_in"] for s in table["seats"])
+
+
+#: The answer to anyone asking for Ann's seat by her name but Ann (her browser).
+ANNS_SEAT = (403, {"error": "Ann's seat at this table is held by another guest or account: choose another name"})
+
+
+def _guest_key(browser: Lobby) -> str | None:
+    return next((c.value for c in browser.cookies if c.name == "mj_guest"), None)
+
+
+def _ann(lobby: Lobby, table: int) -> list[tuple[bool, bool]]:
+    """Ann's seat as the table listing shows it: (connected, played by a stand-in)."""
+    return [(s["connected"], s["stand_in"]) for s in lobby.get(f"/api/tables/{table}")["seats"] if s["name"] == "Ann"]
+
+
+def test_a_guests_seat_goes_back_to_the_browser_that_took_it_and_to_nobody_else_asking_by_her_name(
+    start_lobby: Any, database_url: str
+) -> None:
+    lobby: Lobby = start_lobby(database_url, "--robot-delay", "0.05")
+    table = lobby.call("POST", "/api/tables", {"robots": 3, "level": 1, "timer": 1})[1]["table"]
+    assert lobby.call("POST", f"/api/tables/{table}/sit", {"name": "Ann"})[0] == 200
+    key = _guest_key(lobby)
+    cookie = lobby.headers["Set-Cookie"]
+    assert key is not None and "HttpOnly" in cookie and "SameSite=Lax" in cookie
+    lobby.wait_for(table, ann_stood_in, 20)  # her page never opened: she is away, a robot plays her seat
+    stranger = lobby.browser()  # who read "Ann" in the table listing, or opened her invitation link
+    assert stranger.call("POST", f"/api/tables/{table}/sit", {"name": "Ann"}) == ANNS_SEAT
+    assert "Set-Cookie" not in stranger.headers and _guest_key(stranger) is None
+    stranger.sends = {"Cookie": "mj_guest=" + "A" * 43}  # a key of the right shape, guessed
+    assert stranger.call("POST", f"/api/tables/{table}/sit", {"name": "Ann"}) == ANNS_SEAT
+    stranger.sends = {}
+    # an account made with her name while she is away takes nothing from her
+    assert stranger.call("POST", "/api/register", {"name": "Ann", "password": "a long password"})[0] == 201
+    assert stranger.call("POST", f"/api/tables/{table}/sit", {"name": "Ann"}) == ANNS_SEAT
+    assert _ann(lobby, table) == [(True, True)]
+    status, back = lobby.call("POST", f"/api/tables/{table}/sit", {"name": "Ann"})
+    assert (status, back["name"], _guest_key(lobby)) == (200, "Ann", key)
+    assert _ann(lobby, table) == [(True, False)]
+
+
+def test_a_guests_seat_is_bound_to_her_browser_across_a_restart_of_the_lobby(
+    start_lobby: Any, database_url: str
+) -> None:
+    lobby: Lobby = start_lobby(database_url, "--robot-delay", "0.05")
+    table = lobby.call("POST", "/api/tables", {"robots": 3, "level": 1, "timer": 1})[1]["table"]
+    assert lobby.call("POST", f"/api/tables/{table}/sit", {"name": "Ann"})[0] == 200
+    lobby.wait_for(table, lambda t: t["status"] == "playing")
+    os.kill(lobby.process.pid, signal.SIGKILL)
+    lobby.process.wait()
+    again: Lobby = start_lobby(database_url, "--robot-delay", "0.05")
+    assert again.wait_for(table, lambda t: t["status"] == "playing")
+    assert again.call("POST", f"/api/tables/{table}/sit", {"name": "Ann"}) == ANNS_SEAT
+    for cookie in lobby.cookies:  # Ann's browser, at the lobby started again
+        again.cookies.set_cookie(cookie)
+    assert again.call("POST", f"/api/tables/{table}/sit", {"name": "Ann"})[0] == 200
+    assert _ann(again, table) == [(True, False)]
 
 
 def test_a_seat_whose_page_is_closed_goes_to_a_robot_after_the_turn_timer_and_back_when_the_page_opens(

@@ -31,6 +31,12 @@ from mj.lobby.store import Store, now
 
 COOKIE: Final = "mj_session"
 SESSION_DAYS: Final = 30
+#: The cookie holding a guest's key: a random token, like a session's, that binds the seats the guest takes to
+#: this browser (their name, listed publicly, does not; :meth:`mj.lobby.play.TablePlay.holds`). It lasts as long
+#: as a session; the database keeps only its SHA-256.
+GUEST_COOKIE: Final = "mj_guest"
+#: What :func:`secrets.token_urlsafe` makes of 32 bytes: the only guest keys the lobby takes from a browser.
+_TOKEN: Final = re.compile(r"[A-Za-z0-9_-]{43}")
 MIN_PASSWORD: Final = 8
 MAX_PASSWORD: Final = 200
 #: Names people are known by: letters, digits, space, ``_`` and ``-``; ``Robot...`` is kept for the robots.
@@ -74,8 +80,13 @@ def _check_password(password: object) -> str:
     return password
 
 
-def _token_hash(token: str) -> str:
+def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
+
+
+def guest_key(cookie: str | None) -> str:
+    """This browser's guest key: the one its cookie holds, else a new one (for a cookie of no lobby's making too)."""
+    return cookie if cookie is not None and _TOKEN.fullmatch(cookie) else secrets.token_urlsafe(32)
 
 
 class RateLimit:
@@ -157,7 +168,7 @@ class Accounts:
         token = secrets.token_urlsafe(32)
         with self.store.session() as s, s.begin():
             s.execute(delete(LoginSession).where(LoginSession.expires_at <= now()))  # the expired ones are forgotten
-            s.add(LoginSession(token_hash=_token_hash(token), account_id=who.id,
+            s.add(LoginSession(token_hash=token_hash(token), account_id=who.id,
                                expires_at=now() + timedelta(days=SESSION_DAYS)))  # fmt: skip
         return token
 
@@ -167,7 +178,7 @@ class Accounts:
 
     def logout(self, token: str) -> None:
         with self.store.session() as s, s.begin():
-            s.execute(delete(LoginSession).where(LoginSession.token_hash == _token_hash(token)))
+            s.execute(delete(LoginSession).where(LoginSession.token_hash == token_hash(token)))
 
     def who(self, token: str | None) -> Who | None:
         """The account a session token belongs to, while the session lasts."""
@@ -177,7 +188,7 @@ class Accounts:
             row = s.execute(
                 select(Account.id, Account.name)
                 .join(LoginSession, LoginSession.account_id == Account.id)
-                .where(LoginSession.token_hash == _token_hash(token), LoginSession.expires_at > now())
+                .where(LoginSession.token_hash == token_hash(token), LoginSession.expires_at > now())
             ).first()
         return None if row is None else Who(row[0], row[1])
 

@@ -211,6 +211,12 @@ def _encodable(value: object) -> bool:
 
 def _logged_in(request: web.Request, who: Who, token: str, status: int = 200) -> web.Response:
     response = web.json_response({"account": {"id": who.id, "name": who.name}}, status=status)
-    response.set_cookie(COOKIE, token, max_age=SESSION_DAYS * 86400, path="/", httponly=True, samesite="Lax",
-                        secure=request.secure)  # fmt: skip
+    keep_cookie(request, response, COOKIE, token)
     return response
+
+
+def keep_cookie(request: web.Request, response: web.Response, name: str, token: str) -> None:
+    """A secret the browser keeps for :data:`SESSION_DAYS` and sends this lobby alone: no script of the page reads
+    it, and another site's page has it sent only by a link followed from there (SameSite=Lax)."""
+    response.set_cookie(name, token, max_age=SESSION_DAYS * 86400, path="/", httponly=True, samesite="Lax",
+                        secure=request.secure)  # fmt: skip

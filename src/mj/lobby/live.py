@@ -1,7 +1,9 @@
 """The live side of the lobby's API: taking a seat, watching a table, chatting.
 
 A seat is taken with ``POST /api/tables/ID/sit``: the answer's ``page`` is the xmj
-page showing that seat (its token in the address, kept by the browser). Spectators
+page showing that seat (its token in the address, kept by the browser). The seat is
+the account's, else the guest's browser's (its key's cookie): a name alone, which
+anyone reads in the table listing, never takes back a seat and its concealed tiles. Spectators
 open the WebSocket ``/api/tables/ID/watch``, which sends ``{"type": "public",
 "lines": [...]}`` with the table's public lines (all so far, then each batch) and
 ``{"type": "chat", "name", "text"}``, after a first ``{"type": "rules", "wild_of": {...}}``:
@@ -16,19 +18,19 @@ import contextlib
 import functools
 import json
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any, Final
 
 from aiohttp import WSMsgType, web
 
 from mj.lobby import rules
-from mj.lobby.accounts import COOKIE, AccountError, Accounts, check_name
-from mj.lobby.api import body, error, path_id
+from mj.lobby.accounts import COOKIE, GUEST_COOKIE, AccountError, Accounts, check_name, guest_key, token_hash
+from mj.lobby.api import body, error, keep_cookie, path_id
 from mj.lobby.fanout import Fanout
 from mj.lobby.limits import CHAT_BURST, CHAT_RATE, MAX_WATCHING_PER_ADDRESS, ChatLimit, address, client
 from mj.lobby.public import hides_concealed_kongs, public_view
 from mj.lobby.runner import TableRunner
-from mj.lobby.seats import PAGE, LobbyGateway, SeatError
+from mj.lobby.seats import PAGE, LobbyGateway, SeatError, SeatHeld
 from mj.lobby.store import Store
 from mj.lobby.tables import SEATS, Tables, TooManyTables, robots_seated
 from mj.protocol import cmsg as C
@@ -80,8 +82,10 @@ class Live:
             raise error(web.HTTPNotFound, "no such table here")
         return runner
 
-    def _speaker(self, request: web.Request, data: Json) -> str:
-        """The name a request speaks or sits under: the account's, or a guest's that no account has."""
+    def _speaker(self, request: web.Request, data: Json, holds: Callable[[str], bool] | None = None) -> str:
+        """The name a request speaks or sits under: the account's, or a guest's that no account has, unless the
+        guest ``holds`` the seat of that name (an account of their name made while they were away takes no
+        seat from them)."""
         who = self.accounts.who(request.cookies.get(COOKIE))
         if who is not None:
             return who.name
@@ -89,20 +93,29 @@ class Live:
             name = check_name(data.get("name"))
         except AccountError as exc:
             raise error(web.HTTPBadRequest, str(exc)) from None
-        if self.accounts.exists(name):
+        if self.accounts.exists(name) and (holds is None or not holds(name)):
             raise error(web.HTTPBadRequest, f"{name!r} is an account's name: log in to use it")
         return name
 
     async def sit(self, request: web.Request) -> web.Response:
+        """A seat, bound to the account, else to the guest's key (its cookie, made at a guest's first seat)."""
         runner = self._runner(request)
         data = await body(request)
-        name = self._speaker(request, data)
         who = self.accounts.who(request.cookies.get(COOKIE))
+        key = guest_key(request.cookies.get(GUEST_COOKIE))
+        key_hash = token_hash(key)
+        name = self._speaker(request, data, functools.partial(_held_by, runner, key_hash))
+        connect = functools.partial(self.tables.connect, runner.row.id)
         try:
-            session = await self.gateway.sit(runner, name, who, functools.partial(self.tables.connect, runner.row.id))
+            session = await self.gateway.sit(runner, name, who, key_hash, connect)
+        except SeatHeld as exc:
+            raise error(web.HTTPForbidden, str(exc)) from None
         except SeatError as exc:
             raise error(web.HTTPConflict, str(exc)) from None
-        return web.json_response({"token": session.token, "page": f"{PAGE}?session={session.token}", "name": name})
+        response = web.json_response({"token": session.token, "page": f"{PAGE}?session={session.token}", "name": name})
+        if who is None:
+            keep_cookie(request, response, GUEST_COOKIE, key)
+        return response
 
     async def add_robot(self, request: web.Request) -> web.Response:
         runner = self._runner(request)
@@ -264,6 +277,11 @@ class Live:
     async def read_lobby_chat(self, _request: web.Request) -> web.Response:
         lines = self.store.chat(None)
         return web.json_response([{"name": c.name, "text": c.text, "at": c.at.isoformat() + "Z"} for c in lines])
+
+
+def _held_by(runner: TableRunner, guest_key_hash: str, name: str) -> bool:
+    """Whether the seat of ``name`` at this table is a person's, and this guest key's."""
+    return any(p.name == name for p in runner.play.table.players) and runner.play.holds(name, None, guest_key_hash)
 
 
 def _public(line: str, hidden_kongs: bool) -> str | None:

@@ -92,6 +92,9 @@ class SeatRecord(Base):
     name: Mapped[str] = mapped_column(String(40))
     robot: Mapped[bool]
     account_id: Mapped[int | None] = mapped_column(ForeignKey("accounts.id"), index=True)
+    #: A guest's seat: the SHA-256 of the key (:data:`mj.lobby.accounts.GUEST_COOKIE`) of the browser that took it,
+    #: the only one given the seat back; a copy of the database opens no seat.
+    guest_key_hash: Mapped[str | None] = mapped_column(String(64))
     player_id: Mapped[int | None]
     score: Mapped[int | None]
     placing: Mapped[int | None]

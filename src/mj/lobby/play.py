@@ -105,8 +105,10 @@ class TablePlay:
         self._seat_of: dict[int, int] = {}
         #: What each connection last said its name was (for new seats' records).
         self._names: dict[int, str] = {}
-        #: Accounts expected to join under a name (a person seated by the lobby).
+        #: Who each person's seat belongs to, by name: an account, else a guest (the SHA-256 of their key). Names
+        #: are listed publicly: only the seat's own account or guest may take it back (:meth:`holds`).
         self.accounts: dict[str, int] = {}
+        self.guests: dict[str, str] = {}
         self._recording = True
         self._highest_connection = 0
         #: Robots standing in for people gone: their connection, by the person's player id.
@@ -140,6 +142,22 @@ class TablePlay:
     def take_outbox(self) -> list[Delivery]:
         out, self.outbox = self.outbox, []
         return out
+
+    def bind(self, name: str, account_id: int | None, guest_key_hash: str) -> None:
+        """The seat ``name`` is about to take (a free one) is this account's, else this guest key's."""
+        self.accounts.pop(name, None)
+        self.guests.pop(name, None)
+        if account_id is not None:
+            self.accounts[name] = account_id
+        else:
+            self.guests[name] = guest_key_hash
+
+    def holds(self, name: str, account_id: int | None, guest_key_hash: str) -> bool:
+        """Whether the seat of ``name`` is this account's or this guest key's: a seat bound to neither (taken
+        before the lobby bound guests' seats) is nobody's to take back."""
+        if name in self.accounts:
+            return self.accounts[name] == account_id
+        return self.guests.get(name) == guest_key_hash
 
     # ------------------------------------------------------------------ events
 
@@ -244,7 +262,7 @@ class TablePlay:
             return
         self._seat_of[player_id] = connection
         name = self._names.get(connection, "")
-        seat = SeatSpec(connection, name, connection in self.robots, self.accounts.get(name))
+        seat = SeatSpec(connection, name, connection in self.robots, self.accounts.get(name), self.guests.get(name))
         self.batch.seats.append((seat, player_id))
 
     def _final_scores(self) -> None:

@@ -99,6 +99,8 @@ class TableRunner:
         self._absent: dict[int, asyncio.TimerHandle] = {}
         #: Names of people seated here whose page is not open: gone, though their connection stays.
         self.pageless: set[str] = set()
+        #: Names of people taking a seat here now (:meth:`mj.lobby.seats.LobbyGateway.sit`), not yet seated.
+        self.arriving: set[str] = set()
         #: Set (and replaced) after every stored batch: spectators wait on it for new public lines.
         self.changed = asyncio.Event()
         #: Spectators watching now.
@@ -127,6 +129,11 @@ class TableRunner:
             self._next_connection = max(self._next_connection, self.play.table_connections() + 1)
             for connection in self.play.people_connected():
                 self.play.close(connection)  # their connections died with the last process
+            for seat in self.store.seats(self.game.id):  # each seat goes back to whom it went before
+                if seat.account_id is not None:
+                    self.play.accounts[seat.name] = seat.account_id
+                elif seat.guest_key_hash is not None:
+                    self.play.guests[seat.name] = seat.guest_key_hash
         else:
             for connection, (name, seed) in robot_seeds(self.row).items():
                 self.play.add_robot(connection, name, seed)

@@ -32,6 +32,10 @@ class SeatError(ValueError):
     """A seat that cannot be taken; the message says why."""
 
 
+class SeatHeld(SeatError):
+    """A seat that is someone else's: the name asked for is another account's or another guest's."""
+
+
 class LobbyGateway(Gateway):
     """xmj's gateway, with seats given out by the lobby alone."""
 
@@ -48,30 +52,40 @@ class LobbyGateway(Gateway):
     async def _refused(self, _ws: web.WebSocketResponse, _d: Json, _s: Session | None, _a: list[Session]) -> None:
         raise RequestError("take a seat from the lobby's page")
 
-    async def sit(self, runner: TableRunner, name: str, who: Who | None, connect: Connector) -> Session:
-        """A seat for ``name`` at the table (a free one, or theirs again), reached through ``connect``;
-        :class:`SeatError` if none."""
+    async def sit(
+        self, runner: TableRunner, name: str, who: Who | None, guest_key_hash: str, connect: Connector
+    ) -> Session:
+        """A seat for ``name`` at the table (a free one, or theirs again: the same account's, else the same
+        guest key's), reached through ``connect``; :class:`SeatError` if none."""
         if runner.finished:
             raise SeatError("this table's game is over")
+        if name in runner.arriving:
+            raise SeatError(f"{name} is taking a seat at this table already")
         players = runner.play.table.players
         mine = next((p for p in players if p.name == name), None)
         if mine is None and len(players) >= 4:
             raise SeatError("no free seat at this table")
-        if mine is not None and mine.connection is not None and mine.id not in runner.play.stand_ins:
-            raise SeatError(f"{name} is already seated at this table")
         if mine is not None and mine.connection in runner.play.robots and mine.id not in runner.play.stand_ins:
             raise SeatError(f"{name} is a robot's seat")
-        if who is not None:
-            runner.play.accounts[name] = who.id
+        account_id = None if who is None else who.id
+        if mine is not None and not runner.play.holds(name, account_id, guest_key_hash):
+            raise SeatHeld(f"{name}'s seat at this table is held by another guest or account: choose another name")
+        if mine is not None and mine.connection is not None and mine.id not in runner.play.stand_ins:
+            raise SeatError(f"{name} is already seated at this table")
+        if mine is None:
+            runner.play.bind(name, account_id, guest_key_hash)
 
         async def back_in_seat() -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
             runner.give_back(name)  # a robot standing in for them leaves the seat, at each (re)connection
             return await connect()
 
+        runner.arriving.add(name)  # until the table has seated them: a second request cannot bind the seat anew
         try:
             session = await self.join(f"lobby table {runner.row.id}", name, connect=back_in_seat)
         except RequestError as exc:
             raise SeatError(str(exc)) from None
+        finally:
+            runner.arriving.discard(name)
         # Without a page open the seat counts as gone: the table's turn timer, not the gateway's
         # quarter of an hour, decides when a robot stands in; the page's return brings the person back.
         session.rejoin_with_page = True

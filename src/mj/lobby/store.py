@@ -129,6 +129,7 @@ class SeatSpec:
     name: str
     robot: bool
     account_id: int | None = None
+    guest_key_hash: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -448,5 +449,5 @@ class Store:
 def _seat(game_id: int, seat: SeatSpec, player_id: int) -> SeatRecord:
     return SeatRecord(
         game_id=game_id, connection=seat.connection, name=seat.name, robot=seat.robot, account_id=seat.account_id,
-        player_id=player_id, score=None, placing=None,
+        guest_key_hash=seat.guest_key_hash, player_id=player_id, score=None, placing=None,
     )  # fmt: skip
