@@ -29,6 +29,8 @@ from typing import Any, Final
 from mj import tiles
 from mj.arena.players import parse_player
 from mj.calculator import Outcome, calculate, parse_request
+from mj.hand import counts
+from mj.hand.wild import is_complete
 from mj.melds import KongOrigin, MeldKind
 from mj.protocol import cmsg as C
 from mj.protocol import pmsg as P
@@ -38,6 +40,7 @@ from mj.rules import registry
 from mj.rules.base import WinSource
 from mj.rules.beijing import options as beijing_options
 from mj.rules.ims import options as ims_options
+from mj.rules.ims.scoring import completes
 from mj.rules.options import OptionEntry
 from mj.seatview import Phase, SeatView
 from mj.table import Table, TableSettings
@@ -244,10 +247,14 @@ class _Game:
             return
         key, tile, source, feeder = candidate
         self.checked[seat] = key
+        concealed = list(view.concealed) if feeder is None else [*view.concealed, tile]
+        wild = view.wild
+        if wild is None and not completes(view.melds, concealed):
+            return  # not a winning pattern: nothing to weigh
+        if wild is not None and not is_complete(counts(concealed), tiles.kind_index(wild), view.declared_sets):
+            return  # not complete even with the wilds
         data = self.hand_input(view, tile, source, feeder)
         outcome = _score(data)
-        if outcome.reason.startswith("not a"):
-            return  # not a winning pattern: nothing to weigh
         self.audit.positions += 1
         offered = any(isinstance(move, P.MahJong) for move in view.legal_moves())
         if offered == outcome.allowed:
