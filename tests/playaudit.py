@@ -304,6 +304,8 @@ def _candidate(view: SeatView) -> tuple[object, tiles.Tile, WinSource, int | Non
         return (view.hand_no, pending.serial, source), pending.tile, source, pending.who
     if view.turn != view.my_id or view.after_claim or view.tiles_held != 14 or not view.concealed:
         return None
+    if view.paused:
+        return None  # the pause to start play: the dealer moves once everybody is ready
     if any(tiles.is_special(t) for t in view.concealed):
         return None  # a flower on its way to being revealed and replaced
     tile = view.last_drawn if view.last_drawn is not None else view.concealed[-1]
