@@ -15,7 +15,7 @@ busted banker pays each other player the agreed points.
 Going out is checked the other way too: at every position where a seat's tiles could
 go out (its turn with a drawn tile, another's discard, a kong that may be robbed), the
 rule system's legal moves offer the win exactly when the calculator allows the hand,
-save where the history the input lacks forbids it (:data:`HISTORY`).
+save where the history the input lacks forbids it (:meth:`_Game.history`).
 """
 
 from __future__ import annotations
@@ -58,8 +58,6 @@ SCHEMAS: Final = {
     "ims": tuple(spec.name for spec in ims_options.SCHEMA),
     "beijing": tuple(spec.name for spec in beijing_options.SCHEMA),
 }
-#: Why play may refuse a hand the calculator allows: facts of the hand's history, not in the input.
-HISTORY: Final = ("dead hand", "passed a winning tile", "robbing a closed kong")
 #: A bound on one game's messages: a game that goes on past it is a fault, not a long game.
 MAX_MOVES: Final = 200_000
 
