@@ -1,0 +1,347 @@
+"""Play against ``mj score``: every hand robots win in a game, scored again by the calculator.
+
+A game is played in-process as ``mj arena`` plays it (the server's table, four robots),
+with one more :class:`~mj.seatview.SeatView` per seat that only watches: it knows what
+the seat's client knows, no more. When a seat goes out, its view is written as
+score-json.md's input (the seat and round, the sets it had declared, its concealed
+tiles with the winning tile, how the tile came and from whom, its flowers, the wild
+indicator, the first turn and the last tile as the seed defines them, the table's
+options); at the hand's ``Settlement`` the calculator's score and payments for each
+winner must be the table's ``HandScore`` and, summed over the winners, the
+``Settlement``. The two things the input cannot carry are worked out from the course
+of the game, as docs/rules-beijing.md defines them: an upstairs hand pays double, and a
+busted banker pays each other player the agreed points.
+
+Going out is checked the other way too: at every position where a seat's tiles could
+go out (its turn with a drawn tile, another's discard, a kong that may be robbed), the
+rule system's legal moves offer the win exactly when the calculator allows the hand,
+save where the history the input lacks forbids it (:meth:`_Game.history`).
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter, deque
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from mj import tiles
+from mj.arena.players import parse_player
+from mj.calculator import Outcome, calculate, parse_request
+from mj.hand import counts
+from mj.hand.wild import is_complete
+from mj.melds import KongOrigin, MeldKind
+from mj.protocol import cmsg as C
+from mj.protocol import pmsg as P
+from mj.protocol.connect import EXTENDED_PROTOCOL_VERSION
+from mj.robot.agent import Robot
+from mj.rules import registry
+from mj.rules.base import WinSource
+from mj.rules.beijing import options as beijing_options
+from mj.rules.ims import options as ims_options
+from mj.rules.ims.scoring import completes
+from mj.rules.options import OptionEntry
+from mj.seatview import Phase, SeatView
+from mj.table import Table, TableSettings
+
+SEATS: Final = "ESWN"
+HOW: Final = {
+    WinSource.WALL: "self-drawn",
+    WinSource.LOOSE: "loose-tile",
+    WinSource.DISCARD: "discard",
+    WinSource.ROBBED_KONG: "robbed-kong",
+}
+SET_NAME: Final = {MeldKind.CHOW: "chow", MeldKind.PUNG: "pung", MeldKind.KONG: "kong"}
+#: Each rule system's table options that the calculator takes, by name.
+SCHEMAS: Final = {
+    "ims": tuple(spec.name for spec in ims_options.SCHEMA),
+    "beijing": tuple(spec.name for spec in beijing_options.SCHEMA),
+}
+#: A bound on one game's messages: a game that goes on past it is a fault, not a long game.
+MAX_MOVES: Final = 200_000
+
+
+@dataclass
+class Audit:
+    """What one or more games gave: hands compared, and every disagreement found (empty when play and
+    the calculator agree)."""
+
+    hands: int = 0
+    wins: int = 0
+    positions: int = 0
+    #: Positions where play and the calculator agree that the hand may not go out.
+    refused: int = 0
+    #: Positions where play refused what the calculator allows, by the history that explains it.
+    explained: Counter[str] = field(default_factory=Counter)
+    #: Elements of the winning hands, and the course's own (Upstairs, Busted Banker, Multiple Wins), by name.
+    elements: Counter[str] = field(default_factory=Counter)
+    disagreements: list[str] = field(default_factory=list)
+
+    def add(self, other: Audit) -> None:
+        self.hands += other.hands
+        self.wins += other.wins
+        self.positions += other.positions
+        self.refused += other.refused
+        self.explained.update(other.explained)
+        self.elements.update(other.elements)
+        self.disagreements.extend(other.disagreements)
+
+
+@dataclass
+class _Hand:
+    """The course of the current hand as the watchers saw it."""
+
+    wins: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
+    scores: dict[int, int] = field(default_factory=dict)
+    figures: dict[int, list[tuple[str, int]]] = field(default_factory=dict)
+    #: The first discards in table order (seat, tile), while no set has been made.
+    opening: list[tuple[int, str]] = field(default_factory=list)
+    set_made: bool = False
+    upstairs: bool = False
+
+
+class _Game:
+    """One game's watchers and the comparisons made as its messages pass."""
+
+    def __init__(self, rules: str, watchers: list[SeatView], audit: Audit) -> None:
+        self.rules = rules
+        self.watchers = watchers
+        self.audit = audit
+        self.hand = _Hand()
+        self.after_draw = False
+        self.banker: int | None = None
+        self.banker_hands = 0
+        self.checked: list[object] = [None] * 4
+
+    @property
+    def view(self) -> SeatView:
+        return self.watchers[0]
+
+    def table_options(self) -> dict[str, int]:
+        return {name: self.view.options[name] for name in SCHEMAS[self.rules]}
+
+    def watch(self, seat: int, message: C.CMsg, logged: bool) -> None:
+        watcher = self.watchers[seat]
+        changed = watcher.apply(message)
+        own = isinstance(message, C.PlayerMahJongs | C.PlayerRobsKong) and message.id == watcher.my_id
+        if own:
+            self.hand.wins.append((watcher.my_id, self.as_input(watcher)))
+        elif changed and watcher.phase is Phase.PLAYING:
+            self.check_position(seat, watcher)
+        if logged:
+            self.observe(message)
+
+    def observe(self, message: C.CMsg) -> None:
+        """A broadcast (seen once): the hand's course, its scores and its settlement."""
+        hand = self.hand
+        match message:
+            case C.NewHand(east=east):
+                self.banker_hands = self.banker_hands + 1 if east == self.banker else 0
+                self.banker = east
+                table = self.table_options()
+                upstairs = table.get(beijing_options.UPSTAIRS, 0) and self.after_draw
+                upstairs = upstairs or (table.get(beijing_options.UPSTAIRS_BANKER, 0) and self.banker_hands >= 3)
+                self.hand = _Hand(upstairs=bool(upstairs))
+                self.checked = [None] * 4
+            case C.PlayerDiscards(id=pid, tile=tile) if not hand.set_made and len(hand.opening) < 4:
+                hand.opening.append((self.view.seat_of(pid), tiles.code(tile)))
+            case C.PlayerPungs() | C.PlayerKongs() | C.PlayerChows() | C.PlayerDeclaresClosedKong():
+                hand.set_made = hand.set_made or len(hand.opening) < 4
+            case C.HandScore(id=pid, score=score):
+                hand.scores[pid] = score
+            case C.ScoreFigure(id=pid, name=name, value=value):
+                hand.figures.setdefault(pid, []).append((name, value))
+            case C.WashOut():
+                self.audit.hands += 1
+                self.after_draw = True
+            case C.Settlement():
+                self.audit.hands += 1
+                self.after_draw = False
+                self.settle((message.east, message.south, message.west, message.north))
+
+    def as_input(self, view: SeatView) -> dict[str, Any]:
+        """The winner's hand as score-json.md's input, from what its seat knows at the moment it goes out."""
+        source = view.win_source
+        assert source is not None
+        fed = source in (WinSource.DISCARD, WinSource.ROBBED_KONG)
+        tile = view.win_tile if view.win_tile != tiles.BLANK else view.concealed[-1]
+        data = self.hand_input(view, tile, source, view.fed_by if fed else None)
+        # The seed's first turn: the banker's dealt hand before any discard, or the banker's first discard.
+        discards = [record.who for record in view.timeline]
+        data["first_turn"] = (view.my_seat == 0 and not fed and not discards) or (
+            source is WinSource.DISCARD and discards == [view.east]
+        )
+        data["last_tile"] = not fed and view.live_tiles == 0
+        return data
+
+    def hand_input(self, view: SeatView, tile: tiles.Tile, source: WinSource, feeder: int | None) -> dict[str, Any]:
+        """The seat's hand going out on ``tile`` come by ``source`` (from ``feeder``), as score-json.md's input."""
+        concealed = list(view.concealed) if feeder is None else [*view.concealed, tile]
+        exposed: list[dict[str, Any]] = []
+        for meld in view.melds:
+            item: dict[str, Any] = {"set": SET_NAME[meld.kind], "tile": tiles.code(meld.tile)}
+            if meld.kind is MeldKind.KONG and meld.kong_origin is KongOrigin.CONCEALED:
+                item["concealed"] = True
+            exposed.append(item)
+        data: dict[str, Any] = {
+            "rules": self.rules,
+            "options": self.table_options(),
+            "seat": SEATS[view.my_seat],
+            "round": SEATS[tiles.WINDS.index(view.prevailing)],
+            "exposed": exposed,
+            "concealed": tiles.codes(concealed),
+            "winning_tile": tiles.code(tile),
+            "how": HOW[source],
+            "flowers": [tiles.code(t) for t in view.specials],
+        }
+        if feeder is not None:
+            data["discarder"] = SEATS[view.seat_of(feeder)]
+        if view.indicator is not None:
+            data["wild_indicator"] = tiles.code(view.indicator)
+        return data
+
+    def settle(self, changes: tuple[int, int, int, int]) -> None:
+        """The table's settlement against the calculator's, winner by winner."""
+        hand = self.hand
+        expected = [0, 0, 0, 0]
+        for pid, data in hand.wins:
+            self.audit.wins += 1
+            outcome = _score(data)
+            where = (
+                f"{json.dumps(data)}\ntable: {hand.scores.get(pid)} {hand.figures.get(pid)}\nmj score:\n{outcome.text}"
+            )
+            if not outcome.allowed or outcome.payments is None or outcome.score is None:
+                self.audit.disagreements.append(f"the table let a hand go out that mj score refuses: {where}")
+                continue
+            self.audit.elements.update(e.name for e in outcome.elements)
+            factor = 2 if hand.upstairs else 1
+            if hand.scores.get(pid) != outcome.score * factor:
+                self.audit.disagreements.append(f"score {hand.scores.get(pid)} against {outcome.score}: {where}")
+            figures = dict(outcome.figures)
+            told = dict(hand.figures.get(pid, []))
+            if any(told.get(name) != value for name, value in figures.items() if name != "doubles" or factor == 1):
+                self.audit.disagreements.append(f"figures {told} against {figures}: {where}")
+            for i in range(4):
+                expected[i] += outcome.payments[i] * factor
+        opening = hand.opening
+        busted = self.table_options().get(beijing_options.BUSTED_BANKER, 0)
+        if busted and hand.wins and [s for s, _ in opening] == [0, 1, 2, 3] and len({t for _, t in opening}) == 1:
+            points = self.table_options()[beijing_options.BUSTED_POINTS]
+            expected = [expected[0] - 3 * points, *(e + points for e in expected[1:])]
+            self.audit.elements["Busted Banker"] += 1
+        if hand.upstairs and hand.wins:
+            self.audit.elements["Upstairs"] += 1
+        if len(hand.wins) > 1:
+            self.audit.elements["Multiple Wins"] += 1
+        if tuple(expected) != changes:
+            wins = "\n".join(json.dumps(data) for _, data in hand.wins)
+            self.audit.disagreements.append(f"settlement {changes} against {tuple(expected)}:\n{wins}")
+
+    def check_position(self, seat: int, view: SeatView) -> None:
+        """Where the seat's tiles could go out now, play offers the win exactly when the calculator allows it."""
+        candidate = _candidate(view)
+        if candidate is None or candidate[0] == self.checked[seat]:
+            return
+        key, tile, source, feeder = candidate
+        self.checked[seat] = key
+        concealed = list(view.concealed) if feeder is None else [*view.concealed, tile]
+        wild = view.wild
+        if wild is None and not completes(view.melds, concealed):
+            return  # not a winning pattern: nothing to weigh
+        if wild is not None and not is_complete(counts(concealed), tiles.kind_index(wild), view.declared_sets):
+            return  # not complete even with the wilds
+        data = self.hand_input(view, tile, source, feeder)
+        outcome = _score(data)
+        self.audit.positions += 1
+        offered = any(isinstance(move, P.MahJong) for move in view.legal_moves())
+        if offered == outcome.allowed:
+            self.audit.refused += not offered
+            return
+        history = self.history(view, source, outcome) if outcome.allowed else ""
+        if history:
+            self.audit.explained[history] += 1
+            return
+        said = "offers" if offered else "refuses"
+        self.audit.disagreements.append(f"play {said} a win mj score answers {outcome.to_json()}: {json.dumps(data)}")
+
+    def history(self, view: SeatView, source: WinSource, outcome: Outcome) -> str:
+        """Which fact of the hand's history, not in the input, forbids a win the calculator allows ("": none).
+
+        Beijing's: a wild thrown away (a dead hand); a closed kong robbed for anything but
+        a Flush; with NoWinAfterPass, a tile let pass since the seat's last turn (or the
+        last pung or kong) that would have let it win on a discard.
+        """
+        wild = view.wild
+        if wild is None:
+            return ""
+        if wild in view.discards_of(view.my_id):
+            return "dead hand"
+        pending = view.pending
+        closed = pending is not None and pending.kong is KongOrigin.CONCEALED
+        if source is WinSource.ROBBED_KONG and closed and "Flush" not in {e.name for e in outcome.elements}:
+            return "robbing a closed kong"
+        if pending is not None and view.options.flag(beijing_options.NO_WIN_AFTER_PASS):
+            for passed in set(view.passed()):
+                if _score(self.hand_input(view, passed, WinSource.DISCARD, pending.who)).allowed:
+                    return "passed a winning tile"
+        return ""
+
+
+def _score(data: dict[str, Any]) -> Outcome:
+    return calculate(parse_request(json.loads(json.dumps(data))))
+
+
+def _candidate(view: SeatView) -> tuple[object, tiles.Tile, WinSource, int | None] | None:
+    """(a key, the tile, how it came, its feeder) where the seat could go out now; None where it cannot."""
+    pending = view.pending
+    if pending is not None:
+        if pending.who == view.my_id:
+            return None
+        source = WinSource.DISCARD if pending.kong is None else WinSource.ROBBED_KONG
+        return (view.hand_no, pending.serial, source), pending.tile, source, pending.who
+    if view.turn != view.my_id or view.after_claim or view.tiles_held != 14 or not view.concealed:
+        return None
+    if view.paused:
+        return None  # the pause to start play: the dealer moves once everybody is ready
+    if any(tiles.is_special(t) for t in view.concealed):
+        return None  # a flower on its way to being revealed and replaced
+    tile = view.last_drawn if view.last_drawn is not None else view.concealed[-1]
+    return (view.hand_no, tuple(view.concealed), len(view.melds)), tile, view.last_source, None
+
+
+def play(rules: str, seed: int, settings: Mapping[str, int], players: tuple[str, ...] = ("default",) * 4) -> Audit:
+    """Play one game of robots under ``rules`` with the table options ``settings`` and audit it."""
+    ruleset = registry.get(rules)
+    options = ruleset.new_options()
+    entries: list[OptionEntry] = [options.set_from_text(name, str(value)) for name, value in settings.items()]
+    table = Table(TableSettings(timeout=0, seed=seed, option_entries=tuple(entries), rules=ruleset))
+    robots = [Robot(parse_player(p).strategy(seed), SeatView(rules=ruleset)) for p in players]
+    audit = Audit()
+    game = _Game(rules, [SeatView(rules=ruleset) for _ in range(4)], audit)
+    queue: deque[tuple[int, P.PMsg]] = deque()
+    for k in range(4):
+        table.open(k + 1)
+        queue.append((k, P.Connect(EXTENDED_PROTOCOL_VERSION, 0, f"Robot{k + 1}")))
+    sent: list[list[P.PMsg]] = [[] for _ in robots]
+    playing = [True] * 4
+    moves = 0
+    while queue:
+        moves += 1
+        assert moves <= MAX_MOVES, f"{rules} seed {seed}: no end after {MAX_MOVES} moves"
+        k, move = queue.popleft()
+        sent[k].append(move)
+        for delivery in table.receive_message(k + 1, move):
+            to = delivery.connection - 1
+            message = delivery.message
+            game.watch(to, message, delivery.logged)
+            if not playing[to]:
+                continue
+            if isinstance(message, C.Error):
+                answers = robots[to].refused(sent[to][message.seqno - 1], message.text)
+            else:
+                answers = robots[to].receive(message)
+                playing[to] = not isinstance(message, C.GameOver)
+            queue.extend((to, answer) for answer in answers)
+    assert not any(playing), f"{rules} seed {seed}: play stopped before the game's end"
+    return audit
