@@ -366,6 +366,13 @@ def test_an_incomplete_hand_may_not_go_out() -> None:
     assert "not a complete hand" in refused(concealed="2B 3B 4B 4C 5C 6C 7D 8D 9D 3D 4D 6D EW EW")
 
 
+def test_an_incomplete_hand_is_told_so_before_how_it_went_out() -> None:
+    """An open hand on a discard, or one on a discarded wild, is first of all not complete."""
+    opened = {"exposed": [{"set": "pung", "tile": "RD"}], "concealed": "4C 5C 6C 7D 8D 9D 3D 4D 6D EW EW"}
+    assert "not a complete hand" in refused(**opened)
+    assert "not a complete hand" in refused(concealed="2B 3B 4B 4C 5C 6C 7D 8D 9D 1D 4D 7D RD SW", winning_tile="SW")
+
+
 def test_wilds_follow_the_seeds_order_and_wrap() -> None:
     pairs = {"9B": "1B", "5C": "6C", "EW": "SW", "NW": "EW", "RD": "GD", "GD": "WD", "WD": "RD"}
     assert {k: code(wild_of(parse(k))) for k in pairs} == pairs

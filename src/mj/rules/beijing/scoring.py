@@ -303,10 +303,15 @@ class BeijingScore:
 
 
 def refusal(hand: WinningHand, options: BeijingOptions, wild: Tile) -> str:
-    """Why the wild-tile rules and the variations forbid going out this way ("" when they allow it)."""
+    """Why the wild-tile rules and the variations forbid going out this way ("" when they allow it).
+
+    A hand that is not complete is told so first: how it went out matters only to one that is.
+    """
     for meld in hand.exposed:
         if wild in meld.tiles:
             return f"a wild tile ({code(wild)}) may not be in an open set or a kong"
+    if not is_complete(counts(hand.concealed), kind_index(wild), len(hand.exposed)):
+        return "not a complete hand: the tiles make neither 4 sets and an eye nor seven pairs, even with the wilds"
     fed = hand.how.fed
     if fed and hand.winning_tile == wild:
         return f"a discarded wild tile ({code(wild)}) can never be claimed to win, even at its face value"
@@ -315,8 +320,6 @@ def refusal(hand: WinningHand, options: BeijingOptions, wild: Tile) -> str:
     wilds = hand.concealed.count(wild)
     if fed and wilds > MAX_WILDS_ON_DISCARD:
         return f"a player holding more than {MAX_WILDS_ON_DISCARD} wild tiles wins only by their own tile"
-    if not is_complete(counts(hand.concealed), kind_index(wild), len(hand.exposed)):
-        return "not a complete hand: the tiles make neither 4 sets and an eye nor seven pairs, even with the wilds"
     if fed and wild_eye_wait(hand, wild):
         return "a hand waiting for its eye with a wild tile wins only by its own tile"
     if options.flag(opt.AT_MOST_ONCE):
