@@ -15,7 +15,7 @@ import sys
 import urllib.request
 from pathlib import Path
 
-from conftest import ORIGINAL_PLAYER, require_original
+from conftest import ORIGINAL_PLAYER, ORIGINAL_XMJ, require_original
 
 
 def test_a_local_game_runs_to_the_end_with_someone_in_the_free_seat(tmp_path: Path) -> None:
@@ -86,3 +86,20 @@ def test_the_main_command_serves_the_seat_in_the_browser_and_ends_its_children(t
         if play.poll() is None:
             os.kill(play.pid, signal.SIGKILL)
             play.wait()
+
+
+def test_the_original_xmj_without_a_display_is_refused_in_one_line_before_anything_starts(tmp_path: Path) -> None:
+    require_original(ORIGINAL_XMJ)
+    sock = tmp_path / "play.sock"
+    env = {key: value for key, value in os.environ.items() if key not in ("DISPLAY", "WAYLAND_DISPLAY")}
+    play = subprocess.run(
+        [sys.executable, "-m", "mj.cli", "play", "--client", "xmj", "--server", str(sock)],
+        capture_output=True, text=True, env=env, timeout=30,
+    )  # fmt: skip
+    assert play.returncode == 1
+    assert play.stdout == ""  # no server announced: nothing was started
+    assert play.stderr.splitlines() == [
+        "xmj: --client xmj opens the original GTK xmj, which needs an X display, and DISPLAY is not set"
+        " (without --client, xmj serves the game to your browser)"
+    ]
+    assert not sock.exists()

@@ -146,6 +146,11 @@ def play_with_protocol_client(address: str, name: str, client: str, level: int, 
     """
     from mj import original
 
+    if client == "xmj" and not os.environ.get("DISPLAY"):
+        # checked first: GTK would only say so once the server and robots were started for nothing
+        print("xmj: --client xmj opens the original GTK xmj, which needs an X display, and DISPLAY is not set"
+              " (without --client, xmj serves the game to your browser)", file=sys.stderr)  # fmt: skip
+        return 1
     game = LocalGame(address, server_args)
     # a plain SIGTERM would end us without the cleanup below and orphan the server and robots
     signal.signal(signal.SIGTERM, lambda signum, _frame: sys.exit(128 + signum))
