@@ -5,7 +5,8 @@ network, so what a person plays here is what a club server offers. This module
 only starts and ends those processes (:class:`LocalGame`); who sits in the free
 seat is the caller's choice: the browser client (``xmj``, :mod:`mj.web.cli`), the
 original GTK ``xmj``, or any client that connects to the printed address. Every
-child is ended, by its PID, when the game ends or on Ctrl-C.
+child is ended, by its PID (the robots by their process group, which holds only
+them), when the game ends or on Ctrl-C.
 """
 
 from __future__ import annotations
@@ -33,8 +34,10 @@ _WARNING: Final = "+W+"
 ROBOT_NAMES: Final = ("Robot1", "Robot2", "Robot3")
 
 
-def _spawn(args: Sequence[str], **kwargs: object) -> subprocess.Popen[bytes]:
-    return subprocess.Popen(list(args), **kwargs)  # type: ignore[call-overload, no-any-return]
+def _spawn(args: Sequence[str], group: int = 0, **kwargs: object) -> subprocess.Popen[bytes]:
+    """A child outside our process group (a new one, or ``group``): a Ctrl-C in our terminal reaches us alone,
+    and we end the children in turn."""
+    return subprocess.Popen(list(args), process_group=group, **kwargs)  # type: ignore[call-overload, no-any-return]
 
 
 class _ErrorLines:
@@ -97,6 +100,8 @@ class LocalGame:
         self.cwd = cwd
         self.children: list[subprocess.Popen[bytes]] = []
         self.server: subprocess.Popen[bytes] | None = None
+        #: The robots, in one process group of their own: ended by one signal, so that none outlives another.
+        self.robots: list[subprocess.Popen[bytes]] = []
 
     def start_server(self) -> str:
         """Start the server and wait until it listens; the address it announced (:class:`RuntimeError` if not)."""
@@ -111,7 +116,9 @@ class LocalGame:
         """One robot per name; they take the seats left after whoever connected first."""
         for name in names:
             robot = [sys.executable, "-m", "mj.robot", "--server", self.address, "--name", name, "--level", str(level)]
-            self.children.append(_spawn(robot))
+            process = _spawn(robot, self.robots[0].pid if self.robots else 0)
+            self.robots.append(process)
+            self.children.append(process)
 
     def spawn(self, args: Sequence[str]) -> subprocess.Popen[bytes]:
         """Another child (the original xmj) ended with the game."""
@@ -123,20 +130,33 @@ class LocalGame:
         return self.server is not None and self.server.poll() is None
 
     def stop(self) -> None:
-        """End every child, last started first: SIGTERM, then SIGKILL after 3 seconds."""
-        children, self.children = self.children[::-1], []
-        for process in children:
-            if process.poll() is None:
-                with contextlib.suppress(ProcessLookupError):
-                    process.send_signal(signal.SIGTERM)
-        for process in children:
-            try:
-                process.wait(timeout=3)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
+        """End every child: SIGTERM, then SIGKILL after 3 seconds; the robots at once, then the others, the server last.
+
+        Told that one robot left, the server would close the others' connections under
+        them (``--exit-on-disconnect``), and each would say so; one signal to their group
+        ends them all before the server can read a thing.
+        """
+        children, robots, self.children, self.robots = self.children, self.robots, [], []
+        if any(robot.poll() is None for robot in robots):  # one not reaped: the group is still theirs
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(robots[0].pid, signal.SIGTERM)
+        _end([process for process in children if process is not self.server])
+        _end([process for process in children if process is self.server])
         if self.server is not None and self.server.stdout is not None:
             self.server.stdout.close()
+
+
+def _end(processes: Sequence[subprocess.Popen[bytes]]) -> None:
+    for process in processes:
+        if process.poll() is None:
+            with contextlib.suppress(ProcessLookupError):
+                process.send_signal(signal.SIGTERM)
+    for process in processes:
+        try:
+            process.wait(timeout=3)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
 
 
 def play_with_protocol_client(address: str, name: str, client: str, level: int, server_args: Sequence[str]) -> int:
