@@ -122,3 +122,37 @@ def test_the_original_xmj_without_a_display_is_refused_in_one_line_before_anythi
         " (without --client, xmj serves the game to your browser)"
     ]
     assert not sock.exists()
+
+
+def test_a_bad_server_option_is_one_line_from_xmj_not_the_servers_usage(tmp_path: Path) -> None:
+    play = subprocess.run(
+        [sys.executable, "-m", "mj.cli", "play", "--no-browser", "--server", str(tmp_path / "play.sock"),
+         "--", "--timeout", "-5"],
+        capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert play.returncode == 1
+    assert play.stderr.splitlines() == [
+        "xmj: could not start a local game: the server did not start: "
+        "argument --timeout: expected a whole number of at least 0, not '-5'"
+    ]
+
+
+def test_the_servers_warnings_while_it_starts_are_passed_on_once_it_has_started(tmp_path: Path) -> None:
+    options = tmp_path / "one-round.opt"
+    options.write_text("GameOption 0 NumRounds nat 0 1 1 number of rounds to play\nnot an option line\n")
+    play = subprocess.Popen(
+        [sys.executable, "-m", "mj.cli", "play", "--no-browser", "--server", str(tmp_path / "play.sock"),
+         "--", "--option-file", str(options)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        assert play.stdout is not None and play.stderr is not None
+        assert "your seat at" in play.stdout.readline()
+        play.send_signal(signal.SIGTERM)
+        assert play.wait(timeout=30) == 0
+        warnings = play.stderr.read().splitlines()
+        assert len(warnings) == 1 and warnings[0].startswith("+W+ ") and "not an option line" in warnings[0]
+    finally:
+        if play.poll() is None:
+            os.kill(play.pid, signal.SIGKILL)
+            play.wait()

@@ -21,13 +21,13 @@ import sys
 import threading
 import time
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import IO, Final
 
 STARTUP_SECONDS: Final = 10.0
-#: A failed server's last standard error lines shown as its reason.
-_KEPT_ERROR_LINES: Final = 3
+#: The most standard error lines of a starting server held back until it has started or failed.
+_HELD_ERROR_LINES: Final = 100
 #: How the server's warnings begin (the original's "+W+"): it goes on after them.
 _WARNING: Final = "+W+"
 #: The robots' names in "New local game...", one per free seat.
@@ -41,14 +41,18 @@ def _spawn(args: Sequence[str], group: int = 0, **kwargs: object) -> subprocess.
 
 
 class _ErrorLines:
-    """A child's standard error passed on to ours, its last lines kept to say why it failed.
+    """A starting server's standard error, passed on to ours once it has started; its last line says why it failed.
 
-    Read by a thread of its own until the child closes it, so a child that writes
-    warnings while nobody asks never blocks on a full pipe.
+    Held back until then: a server that fails to start is reported in one line by
+    whoever started it (its reason), not also in the server's own words (a usage
+    error is a dozen lines). Read by a thread of its own until the child closes it, so
+    a child that writes warnings while nobody asks never blocks on a full pipe.
     """
 
     def __init__(self, stream: IO[bytes]) -> None:
-        self.last: deque[str] = deque(maxlen=_KEPT_ERROR_LINES)
+        self.last = ""
+        self._held: deque[str] | None = deque(maxlen=_HELD_ERROR_LINES)
+        self._lock = threading.Lock()
         self._thread = threading.Thread(target=self._pump, args=(stream,), daemon=True)
         self._thread.start()
 
@@ -56,15 +60,32 @@ class _ErrorLines:
         with stream:
             for raw in stream:
                 line = raw.decode(errors="replace").rstrip()
-                if not line.startswith(_WARNING):  # a warning the server went on after is not why it stopped
-                    self.last.append(line)
-                with contextlib.suppress(OSError, ValueError):
-                    print(line, file=sys.stderr, flush=True)
+                with self._lock:
+                    if line and not line.startswith(_WARNING):  # a warning the server went on after is not why
+                        self.last = line
+                    if self._held is not None:
+                        self._held.append(line)
+                    else:
+                        _say(line)
+
+    def release(self, lines: Callable[[str], bool] = lambda _line: True) -> None:
+        """Pass on the held ``lines`` that pass, and from now every line as it comes."""
+        with self._lock:
+            held, self._held = self._held or (), None
+            for line in held:
+                if lines(line):
+                    _say(line)
 
     def reason(self) -> str:
-        """The child's last words, once it has ended (they are all read then)."""
+        """The child's last words, once it has ended (they are all read then); its warnings are passed on."""
         self._thread.join(timeout=1.0)
-        return " ".join(line for line in self.last if line)
+        self.release(lambda line: line.startswith(_WARNING))
+        return self.last.removeprefix("mj-server: ").removeprefix("error: ")
+
+
+def _say(line: str) -> None:
+    with contextlib.suppress(OSError, ValueError):
+        print(line, file=sys.stderr, flush=True)
 
 
 def _await_ok(server: subprocess.Popen[bytes], errors: _ErrorLines) -> str:
@@ -77,16 +98,18 @@ def _await_ok(server: subprocess.Popen[bytes], errors: _ErrorLines) -> str:
             break  # silent: neither listening nor failing
         line = server.stdout.readline().decode(errors="replace").strip()
         if line.startswith("OK: "):
+            errors.release()
             return line[4:]
         if line.startswith("FAILED"):
             failed = line
         if not line and server.poll() is not None:
             break
     if server.poll() is None:
+        errors.release()  # what it said may tell why it hangs
         raise RuntimeError(f"the server did not start within {STARTUP_SECONDS:.0f} seconds")
     reason = errors.reason()
     if reason:
-        raise RuntimeError(f"the server did not start: {reason.removeprefix('mj-server: ')}")
+        raise RuntimeError(f"the server did not start: {reason}")
     raise RuntimeError(f"the server did not start ({failed or f'exit status {server.returncode}'})")
 
 
