@@ -333,8 +333,12 @@ class Session:
         self._closing = True
         if self.status not in ("over", "refused"):
             self.status = "closed"
-        # taken now: while the game ends or the Disconnect drains, the reader may see the server close and drop it
         writer, self._writer = self._writer, None
+        # no more news of the game reaches the pages: how it ends as we leave is not theirs to see
+        if self._reader_task is not None and self._reader_task is not asyncio.current_task():
+            self._reader_task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._reader_task
         # a local game is ended first, its robots before its server: told of our Disconnect, the server
         # would close the robots' connections under them, and each would say so on our terminal
         await self._finish()
@@ -343,10 +347,6 @@ class Session:
                 writer.write(encode_line(P.Disconnect().encode()))
                 await writer.drain()
             writer.close()
-        if self._reader_task is not None and self._reader_task is not asyncio.current_task():
-            self._reader_task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._reader_task
 
     async def _finish(self) -> None:
         callback, self.on_close = self.on_close, None
