@@ -111,6 +111,14 @@ def test_a_bad_player_stops_the_command_before_any_game(tmp_path: Path, capsys: 
     assert not logs.exists()
 
 
+@pytest.mark.parametrize("players", [3, 5])
+def test_a_table_short_of_or_beyond_four_players_stops_the_command(
+    players: int, capsys: pytest.CaptureFixture[str]
+) -> None:
+    error = _one_line_error(["arena", *["level=1"] * players], capsys)
+    assert error == f"a table takes 4 players, not {players}"
+
+
 def test_an_option_out_of_range_stops_the_command(capsys: pytest.CaptureFixture[str]) -> None:
     error = _one_line_error(["arena", "level=1", "level=1", "level=1", "hiddenness=1.5"], capsys)
     assert error == "player 4 ('hiddenness=1.5'): hiddenness: 1.5 is outside 0..1"

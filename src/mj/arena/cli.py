@@ -55,7 +55,8 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add = parser.add_argument
-    add("players", nargs=4, metavar="PLAYER", help="a robot specification (see below)")
+    # not nargs=4: argparse would answer three players with "the following arguments are required: PLAYER"
+    add("players", nargs="+", metavar="PLAYER", help="a robot specification, four of them (see below)")
     add("--games", type=int, default=DEFAULT_GAMES, metavar="N",
         help=f"games to play, a multiple of 4: each seed in 4 rotations (default {DEFAULT_GAMES})")  # fmt: skip
     add("--seed", type=int, default=1, metavar="S", help="the first seed; then S+1... (default 1)")

@@ -180,8 +180,8 @@ class Gateway:
             _stop(game, option_file)
             raise
 
-        def stop_game() -> None:
-            loop.run_in_executor(None, _stop, game, option_file)  # without blocking the loop
+        async def stop_game() -> None:
+            await loop.run_in_executor(None, _stop, game, option_file)  # without blocking the loop
 
         session.on_close = stop_game
         session.log.save_folder = str(self.config.save_folder or Path.cwd())  # where our server saves

@@ -70,8 +70,9 @@ class Session:
         #: "connecting", "connected", "rejoining", "refused", "lost", "closed" or "over".
         self.status = "connecting"
         self.detail = ""
-        #: Called once when the session ends for good (the owner stops a local game then).
-        self.on_close: Callable[[], None] | None = None
+        #: Awaited once when the session ends for good (the owner stops a local game then), before
+        #: the server is told we leave.
+        self.on_close: Callable[[], Awaitable[None]] | None = None
         #: When the last browser went away (monotonic), None while one is attached.
         self.orphaned_since: float | None = time.monotonic()
         #: Told whether a browser is attached, each time that changes (the lobby's stand-in timer).
@@ -156,7 +157,7 @@ class Session:
         if self.view.game_over:
             self.status, self.detail = "over", "The game is over."
             await self.broadcast()
-            self._finish()
+            await self._finish()
             return
         if self.view.my_id == 0:
             self.status = "lost"
@@ -180,7 +181,7 @@ class Session:
                 continue
         self.status, self.detail = "lost", "The connection to the server was lost."
         await self.broadcast()
-        self._finish()
+        await self._finish()
 
     async def _rejoin(self) -> None:
         """Connect again as the same player: a fresh view, the texts and chat kept (§10.4)."""
@@ -332,23 +333,25 @@ class Session:
         self._closing = True
         if self.status not in ("over", "refused"):
             self.status = "closed"
-        # taken now: while the Disconnect drains, the reader may see the server close and drop it (a refusal)
         writer, self._writer = self._writer, None
+        # no more news of the game reaches the pages: how it ends as we leave is not theirs to see
+        if self._reader_task is not None and self._reader_task is not asyncio.current_task():
+            self._reader_task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._reader_task
+        # a local game is ended first, its robots before its server: told of our Disconnect, the server
+        # would close the robots' connections under them, and each would say so on our terminal
+        await self._finish()
         if writer is not None:
             with contextlib.suppress(OSError, ConnectionError):
                 writer.write(encode_line(P.Disconnect().encode()))
                 await writer.drain()
             writer.close()
-        if self._reader_task is not None and self._reader_task is not asyncio.current_task():
-            self._reader_task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._reader_task
-        self._finish()
 
-    def _finish(self) -> None:
+    async def _finish(self) -> None:
         callback, self.on_close = self.on_close, None
         if callback is not None:
-            callback()
+            await callback()
 
 
 async def _send_to(ws: web.WebSocketResponse, text: str) -> bool:
