@@ -39,7 +39,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import math
 import os
 import shutil
 import statistics
@@ -102,8 +101,8 @@ def analyse(reports: Sequence[GameReport]) -> dict[str, Any]:
         "score_diff_by_seed": score_by_seed,
         "decision_ms": {
             "moves": len(decisions),
-            "median": statistics.median(decisions) if decisions else math.nan,
-            "p99": statistics.quantiles(decisions, n=100)[98] if len(decisions) > 1 else math.nan,
+            "median": statistics.median(decisions) if decisions else None,
+            "p99": statistics.quantiles(decisions, n=100)[98] if len(decisions) > 1 else None,
         },
     }
 
@@ -114,8 +113,8 @@ def paired(ours: dict[str, Any], theirs: dict[str, Any]) -> Estimate:
     return mean_ci([mine[seed] - other[seed] for seed in mine if seed in other])
 
 
-def _est(d: dict[str, float], scale: float = 1.0, digits: int = 1) -> str:
-    return Estimate(d["mean"], d["low"], d["high"], int(d["n"])).text(scale, digits)
+def _est(d: dict[str, float | None], scale: float = 1.0, digits: int = 1) -> str:
+    return Estimate.from_dict(d).text(scale, digits)
 
 
 def print_results(result: dict[str, Any]) -> None:
@@ -141,7 +140,8 @@ def print_results(result: dict[str, Any]) -> None:
     print(f"  deal-in rate (points) {_est(d['deal_in_rate_diff'], 100)}")
     t = result["decision_ms"]
     if t["moves"]:
-        print(f"decision time: {t['moves']} moves, median {t['median']:.3f} ms, 99th percentile {t['p99']:.2f} ms")
+        p99 = "n/a" if t["p99"] is None else f"{t['p99']:.2f} ms"
+        print(f"decision time: {t['moves']} moves, median {t['median']:.3f} ms, 99th percentile {p99}")
 
 
 async def run_tournament(seeds: Sequence[int], args: argparse.Namespace) -> list[GameReport]:
@@ -264,14 +264,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     }
     result["seconds"] = time.monotonic() - started
     if args.json == "-":
-        print(json.dumps(result, indent=2))
+        print(json.dumps(result, indent=2, allow_nan=False))
     else:
         print_results(result)
         if against is not None:
             shared = paired(result, against)
             print(f"paired against {args.against} ({shared.n} seeds): final score per game {shared.text(1, 0)}")
         if args.json:
-            Path(args.json).write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
+            Path(args.json).write_text(json.dumps(result, indent=2, allow_nan=False) + "\n", encoding="utf-8")
     return 0 if result["completed"] == result["games"] else 1
 
 

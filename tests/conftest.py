@@ -10,6 +10,7 @@ silently skipping them.
 from __future__ import annotations
 
 import importlib.util
+import json
 import os
 import subprocess
 import sys
@@ -49,6 +50,15 @@ def load_script(name: str) -> ModuleType:
     finally:
         sys.path.remove(str(SCRIPTS))
     return module
+
+
+def strict_json(text: str) -> Any:
+    """``text`` read as JSON proper: Python's reader takes NaN and Infinity, which JSON has not."""
+
+    def refuse(constant: str) -> None:
+        raise ValueError(f"{constant} is not JSON")
+
+    return json.loads(text, parse_constant=refuse)
 
 
 def original_required() -> bool:

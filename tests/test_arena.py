@@ -6,14 +6,13 @@ rotations) so the whole file runs in a few seconds.
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from pathlib import Path
 
 import pytest
 
-from conftest import require_original
+from conftest import require_original, strict_json
 from mj import arena, compiled
 from mj.arena.game import GameSetup, joining_order, play
 from mj.arena.players import PlayerSpec, SpecError, parse_player
@@ -267,6 +266,7 @@ def test_the_report_has_a_row_per_player_and_the_throughput(result: arena.ArenaR
         ["NoChow", "-", "P2"],
         ["NoChow", "-", "P3"],
     ]
+    assert all(line.endswith(" [n/a]") for line in lines[11:17]), "one seed: a difference but no interval"
     assert re.fullmatch(
         r"\d+ hands in .* s \(1 job\), .* CPU-seconds: .* hands per wall-second, .* per CPU-second", lines[17]
     )
@@ -296,12 +296,14 @@ def test_the_command_prints_json_and_draws_the_scores(tmp_path: Path, capsys: py
     plot = tmp_path / "scores.png"
     argv = ["arena", "--games", "4", "--seed", "7", "--jobs", "1", "--option", "NumRounds=1", "--json"]
     assert main([*argv, "--plot", str(plot), *PLAYERS]) == 0
-    data = json.loads(capsys.readouterr().out)
+    data = strict_json(capsys.readouterr().out)
     assert [p["name"] for p in data["players"]] == ["P1", "P2", "P3", "NoChow"]
     assert set(data["players"][0]) >= {"spec", "games", "hands", "win_rate", "self_drawn_share", "deal_in_rate"}
     assert set(data["players"][0]["final_score"]) == {"mean", "low", "high", "n"}
     assert [(d["player"], d["against"]) for d in data["differences"][:2]] == [("P2", "P1"), ("P3", "P1")]
     assert set(data["differences"][0]["final_score"]) == {"mean", "low", "high", "n"}
+    one_seed = data["differences"][0]["final_score"]  # a difference by seed, of one seed: no interval
+    assert one_seed["n"] == 1 and one_seed["low"] is None and one_seed["high"] is None
     assert [g["rotation"] for g in data["games"]] == [0, 1, 2, 3]
     assert data["throughput"]["hands_per_cpu_second"] > 0
     assert plot.read_bytes().startswith(b"\x89PNG\r\n\x1a\n")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import replace
 from pathlib import Path
@@ -10,7 +9,7 @@ from types import ModuleType
 
 import pytest
 
-from conftest import load_script, require_original
+from conftest import load_script, require_original, strict_json
 from mj.logfile import read_log
 from mj.robot.levels import LEVEL_THREE, LEVEL_TWO
 
@@ -74,7 +73,7 @@ def test_set_is_played_in_process_only(tournament: ModuleType, capsys: pytest.Ca
     assert "not with --subprocess" in capsys.readouterr().err
 
 
-def test_the_variant_is_what_plays(tournament: ModuleType, tmp_path: Path) -> None:
+def test_the_variant_is_what_plays(tournament: ModuleType, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     # The same game (seed, seat) played by level 3 and by a level 3 that folds at any risk:
     # the variant's moves, and so the game, differ; the JSON says what was set.
     require_original()
@@ -82,10 +81,13 @@ def test_the_variant_is_what_plays(tournament: ModuleType, tmp_path: Path) -> No
     for name, extra in (("default", []), ("folding", ["--set", "cost=1000,quiet=0"])):
         out = tmp_path / f"{name}.json"
         assert tournament.main(["--seeds", "3", "--seats", "0", "--jobs", "1", "-q", "--json", str(out), *extra]) == 0
-        runs[name] = json.loads(out.read_text(encoding="utf-8"))
+        runs[name] = strict_json(out.read_text(encoding="utf-8"))
     assert runs["folding"]["command"]["set"] == "cost=1000,quiet=0"
     assert runs["default"]["command"]["set"] is None
     assert runs["folding"]["ours"] != runs["default"]["ours"]
+    # One seed: the per-seed figures have a mean and no interval, null in the JSON, n/a in the text.
+    assert runs["default"]["duplicate"]["final_score_diff"]["low"] is None
+    assert re.search(r"final score per game -?\d+ \[n/a\]\n", capsys.readouterr().out)
 
 
 def test_keep_logs_keeps_each_game_s_server_log_named_by_seed_and_seat(tournament: ModuleType, tmp_path: Path) -> None:

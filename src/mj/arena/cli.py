@@ -98,7 +98,7 @@ def main(args: argparse.Namespace) -> int:
         print(f"mj arena: game failed: {exc}", file=sys.stderr)
         return 1
     if args.json:
-        print(json.dumps(result.as_dict(), indent=2))
+        print(json.dumps(result.as_dict(), indent=2, allow_nan=False))
     else:
         print(format_result(result), end="")
     if args.plot is not None:

@@ -61,8 +61,7 @@ def format_result(result: ArenaResult) -> str:
         lines.append("final score per game, paired by seed (the same deals from the same seats):")
         gap = max(len(d.player) + len(d.against) for d in result.differences) + 3
         for d in result.differences:
-            e = d.estimate
-            lines.append(f"  {d.player + ' - ' + d.against:<{gap}} {e.mean:+.1f} [{e.low:+.1f}, {e.high:+.1f}]")
+            lines.append(f"  {d.player + ' - ' + d.against:<{gap}} {d.estimate.text(sign=True)}")
     t = result.throughput
     lines.append(
         f"{t.hands} hands in {t.wall_seconds:.2f} s ({t.jobs} job{'s' if t.jobs > 1 else ''}), "

@@ -31,7 +31,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from mj.arena.game import SEATS, GameRecord, GameSetup, play
 from mj.arena.players import PlayerSpec, SpecError, check_rules, parse_player
-from mj.arena.stats import Estimate, Figures, Totals, mean_ci
+from mj.arena.stats import Estimate, Figures, Totals, finite_or_none, mean_ci
 from mj.arena.workers import Workers
 from mj.rules import registry
 from mj.rules.options import OptionEntry
@@ -124,8 +124,8 @@ class ArenaResult:
                 "wall_seconds": t.wall_seconds,
                 "cpu_seconds": t.cpu_seconds,
                 "jobs": t.jobs,
-                "hands_per_wall_second": t.hands_per_wall_second,
-                "hands_per_cpu_second": t.hands_per_cpu_second,
+                "hands_per_wall_second": finite_or_none(t.hands_per_wall_second),
+                "hands_per_cpu_second": finite_or_none(t.hands_per_cpu_second),
             },
         }
 

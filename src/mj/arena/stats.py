@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 import statistics
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -30,11 +30,39 @@ class Estimate:
     high: float
     n: int
 
-    def text(self, scale: float = 1.0, digits: int = 1) -> str:
-        return f"{self.mean * scale:.{digits}f} [{self.low * scale:.{digits}f}, {self.high * scale:.{digits}f}]"
+    def text(self, scale: float = 1.0, digits: int = 1, sign: bool = False) -> str:
+        """``mean [low, high]`` (``sign``: each with its sign, as a difference); ``n/a`` for a figure
+        not there (no observation, or one: no interval)."""
+        form = f"{'+' if sign else ''}.{digits}f"
+        if not math.isfinite(self.mean):
+            return "n/a"
+        if not (math.isfinite(self.low) and math.isfinite(self.high)):
+            return f"{self.mean * scale:{form}} [n/a]"
+        return f"{self.mean * scale:{form}} [{self.low * scale:{form}}, {self.high * scale:{form}}]"
 
-    def as_dict(self) -> dict[str, float]:
-        return {"mean": self.mean, "low": self.low, "high": self.high, "n": self.n}
+    def as_dict(self) -> dict[str, float | None]:
+        """The figures for JSON, a figure not there as null: JSON has no NaN or infinity."""
+        return {
+            "mean": finite_or_none(self.mean),
+            "low": finite_or_none(self.low),
+            "high": finite_or_none(self.high),
+            "n": self.n,
+        }
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, float | None]) -> Estimate:
+        """An estimate :meth:`as_dict` wrote (a null read back as NaN)."""
+
+        def read(key: str) -> float:
+            value = d[key]
+            return math.nan if value is None else float(value)
+
+        return cls(read("mean"), read("low"), read("high"), int(d["n"] or 0))
+
+
+def finite_or_none(value: float) -> float | None:
+    """A figure for JSON, which has no NaN or infinity: null for one that is not there."""
+    return value if math.isfinite(value) else None
 
 
 def mean_ci(values: Sequence[float]) -> Estimate:
