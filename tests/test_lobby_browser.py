@@ -163,3 +163,27 @@ def test_two_people_register_sit_with_two_robots_play_a_hand_and_find_it_in_hist
         assert len(hands) == 4 and all("Hand:" in text for text in hands)
         assert {"Ann", "Bob"} <= {text.split(" — ")[1] for text in hands}
     _screenshots(ann, artifacts, "lobby-04-replay")
+
+
+def test_a_guest_whose_seat_a_robot_plays_while_she_is_away_finds_it_marked_and_returns_to_it(
+    start_lobby: Any, people: list[Any], tmp_path: Path
+) -> None:
+    lobby: Lobby = start_lobby(f"sqlite:///{tmp_path / 'lobby.db'}", "--robot-delay", "0.05")
+    ann, stranger = people
+    table = lobby.call("POST", "/api/tables", {"robots": 3, "level": 1, "timer": 1})[1]["table"]
+    ann.goto(lobby.url)
+    ann.fill("#guest-name", "Ann")
+    ann.locator("#tables tbody tr").first.get_by_role("button", name="Sit").click()
+    ann.wait_for_url("**/play")
+    ann.goto(lobby.url)  # she leaves her seat's page: after the 1 s timer a robot plays for her
+    row = ann.locator("#tables tbody tr").first
+    row.locator("td", has_text="Ann (away: a robot plays)").wait_for()
+    stranger.goto(lobby.url)  # the same listing, to somebody else: no way into her seat
+    stranger.fill("#guest-name", "Bob")
+    stranger.locator("#tables tbody tr td", has_text="Ann (away: a robot plays)").wait_for()
+    assert stranger.locator("#tables tbody tr").first.get_by_role("button", name="Return").count() == 0
+    row.get_by_role("button", name="Return").click()
+    ann.wait_for_url("**/play")
+    ann.locator(".action").first.wait_for()  # her seat's page, playing
+    seats = _json(f"{lobby.url}api/tables/{table}")["seats"]
+    assert [(s["connected"], s["stand_in"]) for s in seats if s["name"] == "Ann"] == [(True, False)]

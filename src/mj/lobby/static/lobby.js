@@ -62,7 +62,8 @@ async function invite(table) {
 }
 
 function describeSeats(table) {
-  const names = table.seats.map((s) => `${s.name}${s.robot ? ' (robot)' : ''}${s.connected ? '' : ' (away)'}`);
+  const away = (s) => (s.stand_in ? ' (away: a robot plays)' : s.connected ? '' : ' (away)');
+  const names = table.seats.map((s) => `${s.name}${s.robot ? ' (robot)' : ''}${away(s)}`);
   for (let i = 0; i < table.free; i += 1) names.push('free');
   return names.join(', ');
 }
@@ -77,7 +78,7 @@ function tableRow(table) {
   cell(row, table.hands);
   const actions = cell(row, '');
   if (!['finished', 'failed', 'expired'].includes(table.status)) {
-    const mine = table.seats.some((s) => !s.robot && !s.connected && s.name === guestName());
+    const mine = table.seats.some((s) => !s.robot && (!s.connected || s.stand_in) && s.name === guestName());
     if (table.free > 0 || mine) actions.appendChild(button(mine ? 'Return' : 'Sit', () => sit(table.id)));
     if (table.free > 0) {
       actions.appendChild(button('Add robot', async () => {
