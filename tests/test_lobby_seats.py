@@ -204,7 +204,11 @@ def test_a_guests_seat_is_bound_to_her_browser_across_a_restart_of_the_lobby(
     lobby: Lobby = start_lobby(database_url, "--robot-delay", "0.05")
     table = lobby.call("POST", "/api/tables", {"robots": 3, "level": 1, "timer": 1})[1]["table"]
     assert lobby.call("POST", f"/api/tables/{table}/sit", {"name": "Ann"})[0] == 200
-    lobby.wait_for(table, lambda t: t["status"] == "playing")
+    game = lobby.wait_for(table, lambda t: t["status"] == "playing")["game"]
+    deadline = time.monotonic() + 30  # her seat is stored with the table's next batch of moves: then kill -9
+    while "Ann" not in [p["name"] for p in lobby.get(f"/api/games/{game}")["players"]]:
+        assert time.monotonic() < deadline, "Ann's seat was never stored"
+        time.sleep(0.05)
     os.kill(lobby.process.pid, signal.SIGKILL)
     lobby.process.wait()
     again: Lobby = start_lobby(database_url, "--robot-delay", "0.05")
