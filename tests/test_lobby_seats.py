@@ -143,10 +143,12 @@ def test_a_robot_stands_in_for_a_guest_gone_past_the_turn_timer_and_gives_the_se
     run(play_on(back["token"]))
 
 
-def ann_among_robots(start_lobby: Any, tmp_path: Path, timer: int) -> tuple[Lobby, int, dict[str, Any]]:
-    """A lobby (robots slowed down, so that a game is still on when Ann's page comes back), a table of three
-    robots of level 1 with this turn ``timer``, and Ann's seat there (its ``token`` and ``page``)."""
-    lobby: Lobby = start_lobby(f"sqlite:///{tmp_path / 'lobby.db'}", "--robot-delay", "0.05")
+def ann_among_robots(start_lobby: Any, database: str | Path, timer: int) -> tuple[Lobby, int, dict[str, Any]]:
+    """A lobby on ``database`` (a URL, or a folder for a SQLite file in it; robots slowed down, so that a game
+    is still on when Ann's page comes back), a table of three robots of level 1 with this turn ``timer``, and
+    Ann's seat there, taken as a guest (its ``token`` and ``page``)."""
+    url = f"sqlite:///{database / 'lobby.db'}" if isinstance(database, Path) else database
+    lobby: Lobby = start_lobby(url, "--robot-delay", "0.05")
     status, answer = lobby.call("POST", "/api/tables", {"robots": 3, "level": 1, "timer": timer})
     assert status == 201
     table = answer["table"]
@@ -176,9 +178,7 @@ def _ann(lobby: Lobby, table: int) -> list[tuple[bool, bool]]:
 def test_a_guests_seat_goes_back_to_the_browser_that_took_it_and_to_nobody_else_asking_by_her_name(
     start_lobby: Any, database_url: str
 ) -> None:
-    lobby: Lobby = start_lobby(database_url, "--robot-delay", "0.05")
-    table = lobby.call("POST", "/api/tables", {"robots": 3, "level": 1, "timer": 1})[1]["table"]
-    assert lobby.call("POST", f"/api/tables/{table}/sit", {"name": "Ann"})[0] == 200
+    lobby, table, _ = ann_among_robots(start_lobby, database_url, timer=1)
     key = _guest_key(lobby)
     cookie = lobby.headers["Set-Cookie"]
     assert key is not None and "HttpOnly" in cookie and "SameSite=Lax" in cookie
@@ -201,9 +201,7 @@ def test_a_guests_seat_goes_back_to_the_browser_that_took_it_and_to_nobody_else_
 def test_a_guests_seat_is_bound_to_her_browser_across_a_restart_of_the_lobby(
     start_lobby: Any, database_url: str
 ) -> None:
-    lobby: Lobby = start_lobby(database_url, "--robot-delay", "0.05")
-    table = lobby.call("POST", "/api/tables", {"robots": 3, "level": 1, "timer": 1})[1]["table"]
-    assert lobby.call("POST", f"/api/tables/{table}/sit", {"name": "Ann"})[0] == 200
+    lobby, table, _ = ann_among_robots(start_lobby, database_url, timer=1)
     game = lobby.wait_for(table, lambda t: t["status"] == "playing")["game"]
     deadline = time.monotonic() + 30  # her seat is stored with the table's next batch of moves: then kill -9
     while "Ann" not in [p["name"] for p in lobby.get(f"/api/games/{game}")["players"]]:
