@@ -42,16 +42,10 @@ from mj.rules.beijing import options as beijing_options
 from mj.rules.ims import options as ims_options
 from mj.rules.ims.scoring import completes
 from mj.rules.options import OptionEntry
+from mj.rules.winhand import HOW_OF, SEAT_LETTERS
 from mj.seatview import Phase, SeatView
 from mj.table import Table, TableSettings
 
-SEATS: Final = "ESWN"
-HOW: Final = {
-    WinSource.WALL: "self-drawn",
-    WinSource.LOOSE: "loose-tile",
-    WinSource.DISCARD: "discard",
-    WinSource.ROBBED_KONG: "robbed-kong",
-}
 SET_NAME: Final = {MeldKind.CHOW: "chow", MeldKind.PUNG: "pung", MeldKind.KONG: "kong"}
 #: Each rule system's table options that the calculator takes, by name.
 SCHEMAS: Final = {
@@ -164,7 +158,7 @@ class _Game:
         """The winner's hand as score-json.md's input, from what its seat knows at the moment it goes out."""
         source = view.win_source
         assert source is not None
-        fed = source in (WinSource.DISCARD, WinSource.ROBBED_KONG)
+        fed = HOW_OF[source].fed
         tile = view.win_tile if view.win_tile != tiles.BLANK else view.concealed[-1]
         data = self.hand_input(view, tile, source, view.fed_by if fed else None)
         # The seed's first turn: the banker's dealt hand before any discard, or the banker's first discard.
@@ -187,16 +181,16 @@ class _Game:
         data: dict[str, Any] = {
             "rules": self.rules,
             "options": self.table_options(),
-            "seat": SEATS[view.my_seat],
-            "round": SEATS[tiles.WINDS.index(view.prevailing)],
+            "seat": SEAT_LETTERS[view.my_seat],
+            "round": SEAT_LETTERS[tiles.WINDS.index(view.prevailing)],
             "exposed": exposed,
             "concealed": tiles.codes(concealed),
             "winning_tile": tiles.code(tile),
-            "how": HOW[source],
+            "how": HOW_OF[source].value,
             "flowers": [tiles.code(t) for t in view.specials],
         }
         if feeder is not None:
-            data["discarder"] = SEATS[view.seat_of(feeder)]
+            data["discarder"] = SEAT_LETTERS[view.seat_of(feeder)]
         if view.indicator is not None:
             data["wild_indicator"] = tiles.code(view.indicator)
         return data

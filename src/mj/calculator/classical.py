@@ -22,19 +22,14 @@ from mj import hand as analysis
 from mj.calculator.outcome import Element, InputError, Outcome
 from mj.hand.complete import thirteen_wonders_counts
 from mj.melds import Meld, chow, pair, pung, special
-from mj.rules.base import HandScore, SeatHand, Win, WinSource
+from mj.rules.base import HandScore, SeatHand, Win
 from mj.rules.classical.scoring import score_hand
 from mj.rules.classical.settlement import settle
 from mj.rules.options import END, OPTION_TABLE, GameOptions, OptionError, OptionType
-from mj.rules.winhand import EAST, How, WinningHand
+from mj.rules.winhand import EAST, HOW_OF, How, WinningHand
 from mj.tiles import KINDS, NUM_KINDS, kind_index
 
-_SOURCES: Final = {
-    How.SELF_DRAWN: WinSource.WALL,
-    How.DISCARD: WinSource.DISCARD,
-    How.ROBBED_KONG: WinSource.ROBBED_KONG,
-    How.LOOSE_TILE: WinSource.LOOSE,
-}
+_SOURCES: Final = {how: source for source, how in HOW_OF.items()}
 _TYPES: Final = {entry.name: entry.type for entry in OPTION_TABLE if entry.name != END}
 
 

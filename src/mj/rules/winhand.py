@@ -16,6 +16,7 @@ from enum import Enum
 from typing import Final
 
 from mj.melds import Meld, MeldKind
+from mj.rules.base import WinSource
 from mj.tiles import KINDS, NUM_KINDS, WINDS, Tile, code, is_special, kind_index
 
 #: The seats' letters in seat order, as the protocol writes winds.
@@ -36,6 +37,15 @@ class How(Enum):
     def fed(self) -> bool:
         """Another seat's tile completed the hand (it has a feeder)."""
         return self is How.DISCARD or self is How.ROBBED_KONG
+
+
+#: Where a table's winning tile came from (:class:`~mj.rules.base.WinSource`), as score-json.md says it.
+HOW_OF: Final = {
+    WinSource.WALL: How.SELF_DRAWN,
+    WinSource.LOOSE: How.LOOSE_TILE,
+    WinSource.DISCARD: How.DISCARD,
+    WinSource.ROBBED_KONG: How.ROBBED_KONG,
+}
 
 
 class HandError(ValueError):

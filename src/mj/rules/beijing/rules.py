@@ -48,7 +48,7 @@ from mj.rules.classical.rules import ClassicalRules
 from mj.rules.naming import MoveNames
 from mj.rules.noliability import NoLiability
 from mj.rules.options import END, OPTION_TABLE, GameOptions, OptionEntry, OptionType
-from mj.rules.winhand import How, WinningHand
+from mj.rules.winhand import HOW_OF, WinningHand
 from mj.seatview import SeatView
 from mj.tiles import SUITS, WINDS, GlibcRandom, Tile, kind_index
 
@@ -72,12 +72,6 @@ OPTION_ENTRIES: Final[tuple[OptionEntry, ...]] = (
 )
 #: Tiles left at a draw (the indicator not counted): 7 stacks, the seed's first arrangement.
 SEVEN_STACKS: Final = 14
-_HOW: Final = {
-    WinSource.WALL: How.SELF_DRAWN,
-    WinSource.LOOSE: How.LOOSE_TILE,
-    WinSource.DISCARD: How.DISCARD,
-    WinSource.ROBBED_KONG: How.ROBBED_KONG,
-}
 #: The figure names of a score (mj's ``ScoreFigure``): each payer's amount is ``owes:SEAT``.
 OWES: Final = "owes:"
 _SET_MOVES: Final = (P.Chow, P.Pung, P.Kong, P.DeclareClosedKong, P.AddToPung)
@@ -99,7 +93,7 @@ def tiles_kept(wall_end: int, kongs: int) -> int:
 
 def winning_hand(hand: SeatHand, win: Win) -> WinningHand:
     """The scorer's view of a seat's hand going out as ``win`` says (the winning tile among ``hand.concealed``)."""
-    how = _HOW[win.source]
+    how = HOW_OF[win.source]
     return WinningHand(
         seat=WINDS.index(hand.own_wind),
         round_wind=WINDS.index(hand.prevailing_wind),
@@ -282,7 +276,7 @@ class BeijingRules(NoLiability, ClassicalRules):
                 for name, value in result.figures
                 if name.startswith(OWES)
             )
-            discarder = win.feeder if _HOW[win.source].fed else None
+            discarder = win.feeder if HOW_OF[win.source].fed else None
             paid = pay(seat, discarder, BeijingScore(True, "", payers=owed), table.flag(opt.DISCARDER_PAYS_ALL))
             texts += [f"{SEAT_NAMES[seat]} wins {result.score}", paid.text]
             payments.extend(_payments_of(paid.changes, seat))

@@ -28,7 +28,7 @@ from typing import Final
 
 from mj.melds import KongOrigin, Meld, MeldKind
 from mj.protocol.pmsg import PMsg
-from mj.rules.base import Claim, Course, DeadWallPolicy, HandScore, Payment, SeatHand, Settlement, Win, WinSource
+from mj.rules.base import Claim, Course, DeadWallPolicy, HandScore, Payment, SeatHand, Settlement, Win
 from mj.rules.classical.rules import ClassicalRules
 from mj.rules.ims import moves
 from mj.rules.ims import options as ims_options
@@ -38,7 +38,7 @@ from mj.rules.ims.scoring import IMSScore, completes, score
 from mj.rules.naming import MoveNames
 from mj.rules.noliability import NoLiability
 from mj.rules.options import END, OPTION_TABLE, GameOptions, OptionEntry, OptionType
-from mj.rules.winhand import How, WinningHand
+from mj.rules.winhand import HOW_OF, WinningHand
 from mj.seatview import SeatView
 from mj.tiles import DRAGONS, WINDS, Tile
 
@@ -63,12 +63,6 @@ OPTION_ENTRIES: Final[tuple[OptionEntry, ...]] = (
 )
 #: The hand is drawn when the wall holds fewer tiles than this (the seed).
 DRAWN_BELOW: Final = 14
-_HOW: Final = {
-    WinSource.WALL: How.SELF_DRAWN,
-    WinSource.LOOSE: How.LOOSE_TILE,
-    WinSource.DISCARD: How.DISCARD,
-    WinSource.ROBBED_KONG: How.ROBBED_KONG,
-}
 
 
 def table_options(options: GameOptions) -> ims_options.IMSOptions:
@@ -84,8 +78,8 @@ def winning_hand(hand: SeatHand, win: Win) -> WinningHand:
         exposed=tuple(m for m in hand.melds if m.kind in (MeldKind.CHOW, MeldKind.PUNG, MeldKind.KONG)),
         concealed=hand.concealed,
         winning_tile=win.tile,
-        how=_HOW[win.source],
-        discarder=win.feeder if win.source in (WinSource.DISCARD, WinSource.ROBBED_KONG) else None,
+        how=HOW_OF[win.source],
+        discarder=win.feeder if HOW_OF[win.source].fed else None,
         flowers=hand.specials,
         last_tile=win.last_tile,
     )
@@ -215,7 +209,7 @@ class IMSRules(NoLiability, ClassicalRules):
         payments: list[Payment] = []
         texts: list[str] = []
         for seat, result, win in wins:
-            how = _HOW[win.source]
+            how = HOW_OF[win.source]
             paid = pay(seat, how, win.feeder if how.fed else None, result.score, result.figure("bonus"))
             for payer in range(4):
                 amount = -paid.changes[payer] if payer != seat else 0
