@@ -21,20 +21,21 @@ save where the history the input lacks forbids it (:meth:`_Game.history`).
 from __future__ import annotations
 
 import json
-from collections import Counter, deque
+from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
 from mj import tiles
+from mj.arena.exchange import exchange
 from mj.arena.players import parse_player
+from mj.arena.tally import GameTally
 from mj.calculator import Outcome, calculate, parse_request
 from mj.hand import counts
 from mj.hand.wild import is_complete
 from mj.melds import KongOrigin, MeldKind
 from mj.protocol import cmsg as C
 from mj.protocol import pmsg as P
-from mj.protocol.connect import EXTENDED_PROTOCOL_VERSION
 from mj.robot.agent import Robot
 from mj.rules import registry
 from mj.rules.base import WinSource
@@ -52,8 +53,9 @@ SCHEMAS: Final = {
     "ims": tuple(spec.name for spec in ims_options.SCHEMA),
     "beijing": tuple(spec.name for spec in beijing_options.SCHEMA),
 }
-#: A bound on one game's messages: a game that goes on past it is a fault, not a long game.
-MAX_MOVES: Final = 200_000
+#: A bound on the messages of one game (the table sends about four for each move): a game that goes on past it is
+#: a fault, not a long game.
+MAX_MESSAGES: Final = 800_000
 
 
 @dataclass
@@ -107,6 +109,7 @@ class _Game:
         self.banker: int | None = None
         self.banker_hands = 0
         self.checked: list[object] = [None] * 4
+        self.messages = 0
 
     @property
     def view(self) -> SeatView:
@@ -116,6 +119,9 @@ class _Game:
         return {name: self.view.options[name] for name in SCHEMAS[self.rules]}
 
     def watch(self, seat: int, message: C.CMsg, logged: bool) -> None:
+        """One message the table sent to ``seat`` (:func:`mj.arena.exchange.exchange`)."""
+        self.messages += 1
+        assert self.messages <= MAX_MESSAGES, f"{self.rules}: no end after {MAX_MESSAGES} messages"
         watcher = self.watchers[seat]
         changed = watcher.apply(message)
         own = isinstance(message, C.PlayerMahJongs | C.PlayerRobsKong) and message.id == watcher.my_id
@@ -313,29 +319,7 @@ def play(rules: str, seed: int, settings: Mapping[str, int], players: tuple[str,
     robots = [Robot(parse_player(p).strategy(seed), SeatView(rules=ruleset)) for p in players]
     audit = Audit()
     game = _Game(rules, [SeatView(rules=ruleset) for _ in range(4)], audit)
-    queue: deque[tuple[int, P.PMsg]] = deque()
-    for k in range(4):
-        table.open(k + 1)
-        queue.append((k, P.Connect(EXTENDED_PROTOCOL_VERSION, 0, f"Robot{k + 1}")))
-    sent: list[list[P.PMsg]] = [[] for _ in robots]
-    playing = [True] * 4
-    moves = 0
-    while queue:
-        moves += 1
-        assert moves <= MAX_MOVES, f"{rules} seed {seed}: no end after {MAX_MOVES} moves"
-        k, move = queue.popleft()
-        sent[k].append(move)
-        for delivery in table.receive_message(k + 1, move):
-            to = delivery.connection - 1
-            message = delivery.message
-            game.watch(to, message, delivery.logged)
-            if not playing[to]:
-                continue
-            if isinstance(message, C.Error):
-                answers = robots[to].refused(sent[to][message.seqno - 1], message.text)
-            else:
-                answers = robots[to].receive(message)
-                playing[to] = not isinstance(message, C.GameOver)
-            queue.extend((to, answer) for answer in answers)
-    assert not any(playing), f"{rules} seed {seed}: play stopped before the game's end"
+    tally = GameTally()
+    exchange(table, robots, [f"Robot{k + 1}" for k in range(4)], tally, None, game.watch)
+    assert tally.game_over, f"{rules} seed {seed}: play stopped before the game's end"
     return audit

@@ -8,7 +8,7 @@ classes, which pickle to the worker processes.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Final
 
 from mj.arena.tally import GameTally
@@ -24,12 +24,19 @@ _TERMINATOR: Final = "\r\n"
 
 
 def exchange(
-    table: Table, robots: Sequence[Robot], names: Sequence[str], tally: GameTally, log: LogWriter | None
+    table: Table,
+    robots: Sequence[Robot],
+    names: Sequence[str],
+    tally: GameTally,
+    log: LogWriter | None,
+    watch: Callable[[int, C.CMsg, bool], None] | None = None,
 ) -> None:
     """Carry messages between the table and the robots until nobody has anything to send.
 
     Robot ``k`` is on connection ``k + 1``. A robot leaves after the ``GameOver``
-    (as ``mj-player`` exits), so nothing more is handed to it.
+    (as ``mj-player`` exits), so nothing more is handed to it. ``watch`` is told of
+    every message the table sends (to robot ``k``, whether it is logged), the robots'
+    private ones included: a test's view of what each seat was told.
     """
     sent: list[list[P.PMsg]] = [[] for _ in robots]
     playing = [True] * len(robots)
@@ -49,6 +56,8 @@ def exchange(
                 if log is not None:
                     log.sent(delivery.connection, message.encode())
             to = delivery.connection - 1
+            if watch is not None:
+                watch(to, message, delivery.logged)
             if not playing[to]:
                 continue
             robot = robots[to]
