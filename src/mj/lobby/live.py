@@ -24,7 +24,16 @@ from typing import Any, Final
 from aiohttp import WSMsgType, web
 
 from mj.lobby import rules
-from mj.lobby.accounts import COOKIE, GUEST_COOKIE, AccountError, Accounts, check_name, guest_key, token_hash
+from mj.lobby.accounts import (
+    COOKIE,
+    GUEST_COOKIE,
+    AccountError,
+    Accounts,
+    Who,
+    check_name,
+    guest_key,
+    token_hash,
+)
 from mj.lobby.api import body, error, keep_cookie, path_id
 from mj.lobby.fanout import Fanout
 from mj.lobby.limits import CHAT_BURST, CHAT_RATE, MAX_WATCHING_PER_ADDRESS, ChatLimit, address, client
@@ -82,11 +91,14 @@ class Live:
             raise error(web.HTTPNotFound, "no such table here")
         return runner
 
-    def _speaker(self, request: web.Request, data: Json, holds: Callable[[str], bool] | None = None) -> str:
-        """The name a request speaks or sits under: the account's, or a guest's that no account has, unless the
-        guest ``holds`` the seat of that name (an account of their name made while they were away takes no
-        seat from them)."""
-        who = self.accounts.who(request.cookies.get(COOKIE))
+    def _who(self, request: web.Request) -> Who | None:
+        """The account the request's session cookie is logged in to (a look-up in the record: once a request)."""
+        return self.accounts.who(request.cookies.get(COOKIE))
+
+    def _speaker(self, who: Who | None, data: Json, holds: Callable[[str], bool] | None = None) -> str:
+        """The name a request of ``who`` speaks or sits under: the account's, or a guest's that no account has,
+        unless the guest ``holds`` the seat of that name (an account of their name made while they were away
+        takes no seat from them)."""
         if who is not None:
             return who.name
         try:
@@ -101,10 +113,10 @@ class Live:
         """A seat, bound to the account, else to the guest's key (its cookie, made at a guest's first seat)."""
         runner = self._runner(request)
         data = await body(request)
-        who = self.accounts.who(request.cookies.get(COOKIE))
+        who = self._who(request)
         key = guest_key(request.cookies.get(GUEST_COOKIE))
         key_hash = token_hash(key)
-        name = self._speaker(request, data, functools.partial(_held_by, runner, key_hash))
+        name = self._speaker(who, data, functools.partial(_held_by, runner, key_hash))
         connect = functools.partial(self.tables.connect, runner.row.id)
         try:
             session = await self.gateway.sit(runner, name, who, key_hash, connect)
@@ -119,15 +131,14 @@ class Live:
 
     async def add_robot(self, request: web.Request) -> web.Response:
         runner = self._runner(request)
-        if self.require_login and self.accounts.who(request.cookies.get(COOKIE)) is None:
+        who = self._who(request)
+        if self.require_login and who is None:
             raise error(web.HTTPUnauthorized, "log in to seat robots")
         if runner.finished or runner.error is not None or len(runner.play.table.players) >= 4:
             raise error(web.HTTPConflict, "no free seat at this table")
         if robots_seated(runner) == SEATS - 1:  # the last seat: robots alone then
             try:
-                self.tables.check_robots_alone(
-                    runner.row.made_by, client(request, self.accounts.who(request.cookies.get(COOKIE)))
-                )
+                self.tables.check_robots_alone(runner.row.made_by, client(request, who))
             except TooManyTables as exc:
                 raise error(web.HTTPTooManyRequests, str(exc)) from None
         return web.json_response({"name": runner.add_robot()}, status=201)
@@ -242,8 +253,9 @@ class Live:
 
     def _chat_line(self, request: web.Request, data: Json) -> tuple[str, str]:
         """Who says what: checked, and counted against the speaker's chat rate (429 beyond it)."""
-        name, text = self._speaker(request, data), _chat_text(data)
-        if not self.chat_limit.take(client(request, self.accounts.who(request.cookies.get(COOKIE)))):
+        who = self._who(request)
+        name, text = self._speaker(who, data), _chat_text(data)
+        if not self.chat_limit.take(client(request, who)):
             raise error(
                 web.HTTPTooManyRequests,
                 f"too many chat lines: {CHAT_BURST} at once, then {CHAT_RATE:g} a second; wait a moment",
