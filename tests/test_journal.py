@@ -26,7 +26,7 @@ from mj.rules.options import OptionEntry, OptionType
 from mj.savefile import parse_save
 from mj.server.journal import Journal
 from mj.table import LoadError, Table, TableSettings
-from test_server_sessions import SLOW, Lab, replay_verdict
+from test_server_sessions import GAME_TIME, SLOW, Lab, replay_verdict
 
 NUM_ROUNDS_1 = OptionEntry("NumRounds", OptionType.NAT, 0, True, 1, "number of rounds to play")
 #: Moves everyone is told of, and player 1's own draws: how the first server's log shows the hand to cnx1.
@@ -128,7 +128,8 @@ def test_the_end_of_hand_sync_leaves_the_thread_that_records(tmp_path: Path, mon
 def test_a_journal_of_a_server_killed_mid_hand_resumes_at_its_last_move(lab: Lab) -> None:
     first = lab.start_server("--seed", "1003", "--timeout", "0", "--journal", "journal.mjs", *SLOW)
     robots = lab.seat_robots()
-    lab.wait_log(b" PlayerDiscards ", count=4 * 6)  # six discards each, seen by the four robots
+    # six discards each, seen by the four robots; the pause keeps it in the first hand, however slow the machine
+    lab.wait_log(b" PlayerDiscards ", count=4 * 6, timeout=GAME_TIME)
     os.kill(first.pid, signal.SIGKILL)
     assert lab.wait_exits(first, timeout=10) == [-signal.SIGKILL]
     lab.wait_exits(*robots, timeout=20)  # they lose the server

@@ -132,16 +132,16 @@ def _calm_the_collector() -> None:
 async def _serve(lobby: Lobby, http: TcpAddress) -> int:
     from mj.web.serving import LOBBY_LIMITS, serve
 
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGINT, signal.SIGTERM):  # before the OK line: a signal sent on reading it stops us cleanly
+        loop.add_signal_handler(signum, stop.set)
     try:
         runner, port = await serve(lobby.application(), http.host, http.port, LOBBY_LIMITS)
     except OSError as exc:
         print(f"mj lobby: cannot serve on {http.host}:{http.port}: {exc}", file=sys.stderr)
         return 1
     print(f"OK: http://{http.host}:{port}/", flush=True)
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for signum in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(signum, stop.set)
     try:
         await stop.wait()
     finally:

@@ -355,6 +355,9 @@ async def serve(
         say("FAILED: couldn't set up socket\n")
         print(f"mj-server: {announce}: {exc}", file=sys.stderr)
         return 1
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGINT, signal.SIGTERM):  # before the OK line: a signal sent on reading it stops us cleanly
+        loop.add_signal_handler(signum, server.stop)
     bound = server.tcp_address
     if isinstance(address, TcpAddress) and address.port == 0 and bound is not None:
         announce = f"{address.host}:{bound.port}"  # port 0: say which port the system chose
@@ -369,9 +372,6 @@ async def serve(
             print(f"mj-server: cannot serve the browser client on {http.host}:{http.port}: {exc}", file=sys.stderr)
             return 1
         say(f"HTTP: {url}\n")
-    loop = asyncio.get_running_loop()
-    for signum in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(signum, server.stop)
     try:
         return await server.run()
     finally:

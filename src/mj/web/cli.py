@@ -85,15 +85,15 @@ async def _serve(args: argparse.Namespace, http: TcpAddress, server_args: list[s
         page_grace=args.page_grace,
     )
     gateway = Gateway(config)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGINT, signal.SIGTERM):  # before the page's address is printed, as mj-server's
+        loop.add_signal_handler(signum, stop.set)
     try:
         runner, url = await start_http(gateway, http.host, http.port)
     except OSError as exc:
         print(f"xmj: cannot serve the page on {args.http}: {exc}", file=sys.stderr)
         return 1
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for signum in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(signum, stop.set)
     try:
         try:
             if args.connect:
