@@ -139,7 +139,7 @@ def as_winning_hand(rng: random.Random, hand: SeatHand, win: Win) -> winhand.Win
     """The classical benchmark's hand as a rule-neutral one (a discard fed by a random other seat)."""
     declared = hand.melds[: win.melds_before_win]
     seat = WINDS.index(hand.own_wind)
-    how = _HOWS[win.source]
+    how = winhand.HOW_OF[win.source]
     result = winhand.WinningHand(
         seat=seat,
         round_wind=WINDS.index(hand.prevailing_wind),
@@ -152,14 +152,6 @@ def as_winning_hand(rng: random.Random, hand: SeatHand, win: Win) -> winhand.Win
     )
     winhand.check(result)
     return result
-
-
-_HOWS = {
-    WinSource.WALL: winhand.How.SELF_DRAWN,
-    WinSource.DISCARD: winhand.How.DISCARD,
-    WinSource.LOOSE: winhand.How.LOOSE_TILE,
-    WinSource.ROBBED_KONG: winhand.How.ROBBED_KONG,
-}
 
 
 def measure_ims(hands: int = 2000, rounds: int = 10, seed: int = 1) -> Rate:

@@ -1,8 +1,9 @@
 """A finished winning hand as a calculator or a scorer is given it, in no rule system's terms.
 
-``mj score`` reads one of these from JSON (:mod:`mj.score.request`) and every rule system
-scores it: IMS directly (:mod:`mj.rules.ims.scoring`), Chinese Classical by turning it
-into its own ``SeatHand`` and ``Win`` (:mod:`mj.score.classical`). The hand is checked
+``mj score`` reads one of these from JSON (:mod:`mj.calculator.request`) and every rule system
+scores it: IMS and Beijing directly (:mod:`mj.rules.ims.scoring`, :mod:`mj.rules.beijing.scoring`),
+which is also how their tables score a winner (:func:`from_table`), and Chinese Classical by turning
+it into its own ``SeatHand`` and ``Win`` (:mod:`mj.calculator.classical`). The hand is checked
 for physical sense when it is made (:func:`check`), so the scorers may rely on it.
 
 Seats are 0..3 = East, South, West, North, as everywhere in mj; East is the dealer.
@@ -16,7 +17,7 @@ from enum import Enum
 from typing import Final
 
 from mj.melds import Meld, MeldKind
-from mj.rules.base import WinSource
+from mj.rules.base import SeatHand, Win, WinSource
 from mj.tiles import KINDS, NUM_KINDS, WINDS, Tile, code, is_special, kind_index
 
 #: The seats' letters in seat order, as the protocol writes winds.
@@ -94,6 +95,24 @@ class WinningHand:
         for tile in self.concealed:
             held[kind_index(tile)] += 1
         return held
+
+
+def from_table(hand: SeatHand, win: Win) -> WinningHand:
+    """A table's winner as the scorers take it (the winning tile among ``hand.concealed``): the one
+    translation that the IMS and Beijing rules share, so that play is scored as ``mj score`` scores."""
+    how = HOW_OF[win.source]
+    return WinningHand(
+        seat=WINDS.index(hand.own_wind),
+        round_wind=WINDS.index(hand.prevailing_wind),
+        exposed=tuple(m for m in hand.melds if m.kind in (MeldKind.CHOW, MeldKind.PUNG, MeldKind.KONG)),
+        concealed=hand.concealed,
+        winning_tile=win.tile,
+        how=how,
+        discarder=win.feeder if how.fed else None,
+        flowers=hand.specials,
+        first_turn=win.heavens_blessing or win.earths_blessing,
+        last_tile=win.last_tile,
+    )
 
 
 def draws_loose_tiles(exposed: Sequence[Meld], flowers: Sequence[Tile]) -> bool:

@@ -48,9 +48,9 @@ from mj.rules.classical.rules import ClassicalRules
 from mj.rules.naming import MoveNames
 from mj.rules.noliability import NoLiability
 from mj.rules.options import END, OPTION_TABLE, GameOptions, OptionEntry, OptionType
-from mj.rules.winhand import HOW_OF, WinningHand
+from mj.rules.winhand import HOW_OF, from_table
 from mj.seatview import SeatView
-from mj.tiles import SUITS, WINDS, GlibcRandom, Tile, kind_index
+from mj.tiles import SUITS, GlibcRandom, Tile, kind_index
 
 #: The table's options: the claim timer's from the classical table, then the seed's agreements and variations.
 _KEPT: Final = ("Timeout", "TimeoutGrace")
@@ -89,23 +89,6 @@ def tiles_kept(wall_end: int, kongs: int) -> int:
     if wall_end == 2:
         return SEVEN_STACKS + kongs
     return SEVEN_STACKS
-
-
-def winning_hand(hand: SeatHand, win: Win) -> WinningHand:
-    """The scorer's view of a seat's hand going out as ``win`` says (the winning tile among ``hand.concealed``)."""
-    how = HOW_OF[win.source]
-    return WinningHand(
-        seat=WINDS.index(hand.own_wind),
-        round_wind=WINDS.index(hand.prevailing_wind),
-        exposed=tuple(m for m in hand.melds if m.kind in (MeldKind.CHOW, MeldKind.PUNG, MeldKind.KONG)),
-        concealed=hand.concealed,
-        winning_tile=win.tile,
-        how=how,
-        discarder=win.feeder if how.fed else None,
-        flowers=(),
-        first_turn=win.heavens_blessing or win.earths_blessing,
-        last_tile=win.last_tile,
-    )
 
 
 def upstairs(win: Win, options: opt.BeijingOptions) -> bool:
@@ -241,7 +224,7 @@ class BeijingRules(NoLiability, ClassicalRules):
             win.robbed is KongOrigin.CONCEALED, win.robbed is KongOrigin.CONCEALED and completes_flush(hand, wild)
         ):
             return False
-        return score(winning_hand(hand, win), table, hand.indicator).allowed
+        return score(from_table(hand, win), table, hand.indicator).allowed
 
     @staticmethod
     def _passed_a_win(hand: SeatHand, win: Win, table: opt.BeijingOptions) -> bool:
@@ -252,7 +235,7 @@ class BeijingRules(NoLiability, ClassicalRules):
         for tile in set(win.passed):
             if_taken = SeatHand(hand.melds, (*before, tile), (), hand.own_wind, hand.prevailing_wind, hand.indicator)
             facts = replace(win, tile=tile, source=WinSource.DISCARD, robbed=None)
-            if score(winning_hand(if_taken, facts), table, hand.indicator).allowed:
+            if score(from_table(if_taken, facts), table, hand.indicator).allowed:
                 return True
         return False
 
@@ -261,7 +244,7 @@ class BeijingRules(NoLiability, ClassicalRules):
         if win is None or hand.indicator is None:
             return HandScore(0, "")
         table = table_options(options)
-        result = score(winning_hand(hand, win), table, hand.indicator, upstairs(win, table))
+        result = score(from_table(hand, win), table, hand.indicator, upstairs(win, table))
         return HandScore(result.total, result.text, _figures(result))
 
     def settle_wins(self, wins: Sequence[tuple[int, HandScore, Win]], options: GameOptions) -> Settlement:

@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from mj.melds import KongOrigin, Meld, MeldKind
+from mj.melds import KongOrigin, Meld
 from mj.protocol.pmsg import PMsg
 from mj.rules.base import Claim, Course, DeadWallPolicy, HandScore, Payment, SeatHand, Settlement, Win
 from mj.rules.classical.rules import ClassicalRules
@@ -38,9 +38,9 @@ from mj.rules.ims.scoring import IMSScore, completes, score
 from mj.rules.naming import MoveNames
 from mj.rules.noliability import NoLiability
 from mj.rules.options import END, OPTION_TABLE, GameOptions, OptionEntry, OptionType
-from mj.rules.winhand import HOW_OF, WinningHand
+from mj.rules.winhand import HOW_OF, from_table
 from mj.seatview import SeatView
-from mj.tiles import DRAGONS, WINDS, Tile
+from mj.tiles import DRAGONS, Tile
 
 #: The table's options: the claim timer's and the game's length from the classical table,
 #: and the seed's three table options (:data:`mj.rules.ims.options.SCHEMA`).
@@ -70,21 +70,6 @@ def table_options(options: GameOptions) -> ims_options.IMSOptions:
     return ims_options.parse({spec.name: options[spec.name] for spec in ims_options.SCHEMA})
 
 
-def winning_hand(hand: SeatHand, win: Win) -> WinningHand:
-    """The scorer's view of a seat's hand going out as ``win`` says (the winning tile among ``hand.concealed``)."""
-    return WinningHand(
-        seat=WINDS.index(hand.own_wind),
-        round_wind=WINDS.index(hand.prevailing_wind),
-        exposed=tuple(m for m in hand.melds if m.kind in (MeldKind.CHOW, MeldKind.PUNG, MeldKind.KONG)),
-        concealed=hand.concealed,
-        winning_tile=win.tile,
-        how=HOW_OF[win.source],
-        discarder=win.feeder if HOW_OF[win.source].fed else None,
-        flowers=hand.specials,
-        last_tile=win.last_tile,
-    )
-
-
 class IMSRules(NoLiability, ClassicalRules):
     """The Internet MahJong Server's rules (seed 003)."""
 
@@ -103,7 +88,7 @@ class IMSRules(NoLiability, ClassicalRules):
         last = self._last
         if last is not None and last[0] == key:
             return last[1]
-        result = score(winning_hand(hand, win), key[2])
+        result = score(from_table(hand, win), key[2])
         self._last = (key, result)
         return result
 
