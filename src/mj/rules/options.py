@@ -7,7 +7,7 @@ original server sends, because clients display them and save files store them.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from enum import Enum
 from typing import Final
@@ -156,6 +156,26 @@ def check_value(
     bounds = bounds or OPTION_RANGES.get(name)
     if bounds is not None and not bounds[0] <= value <= bounds[1]:
         raise OptionError(f"{name} must be between {bounds[0]} and {bounds[1]}")
+
+
+def system_options(kept: Sequence[str], own: Iterable[OptionEntry]) -> tuple[OptionEntry, ...]:
+    """A rule system's option list: the classical table's options it keeps (in their order), its own, and
+    the END that closes every list on the wire."""
+    return (*(e for e in OPTION_TABLE if e.name in kept), *own, next(e for e in OPTION_TABLE if e.name == END))
+
+
+def own_option(
+    name: str,
+    is_bool: bool,
+    default: int,
+    description: str,
+    allowed: tuple[int, ...] = (),
+    bounds: tuple[int, int] | None = None,
+) -> OptionEntry:
+    """A rule system's own option as the protocol carries it: a bool or a whole number, for any client."""
+    return OptionEntry(
+        name, OptionType.BOOL if is_bool else OptionType.NAT, 0, True, default, description, allowed, bounds
+    )
 
 
 def parse_entry(text: str) -> OptionEntry:

@@ -54,6 +54,11 @@ class OptionSpec:
     def is_bool(self) -> bool:
         return self.low is None
 
+    @property
+    def bounds(self) -> tuple[int, int] | None:
+        """The whole number's range, inclusive; None for a boolean."""
+        return None if self.low is None or self.high is None else (self.low, self.high)
+
     def check(self, value: object) -> int:
         """``value`` (JSON or a table's) as the stored int, or :class:`BeijingOptionError`."""
         if self.is_bool:

@@ -47,28 +47,15 @@ from mj.rules.classical.moves import chow_partners
 from mj.rules.classical.rules import ClassicalRules
 from mj.rules.naming import MoveNames
 from mj.rules.noliability import NoLiability
-from mj.rules.options import END, OPTION_TABLE, GameOptions, OptionEntry, OptionType
+from mj.rules.options import GameOptions, own_option, system_options
 from mj.rules.winhand import HOW_OF, from_table
 from mj.seatview import SeatView
 from mj.tiles import SUITS, GlibcRandom, Tile, kind_index
 
 #: The table's options: the claim timer's from the classical table, then the seed's agreements and variations.
 _KEPT: Final = ("Timeout", "TimeoutGrace")
-OPTION_ENTRIES: Final[tuple[OptionEntry, ...]] = (
-    *(e for e in OPTION_TABLE if e.name in _KEPT),
-    *(
-        OptionEntry(
-            spec.name,
-            OptionType.BOOL if spec.is_bool else OptionType.NAT,
-            0,
-            True,
-            spec.default,
-            spec.description,
-            bounds=None if spec.low is None or spec.high is None else (spec.low, spec.high),
-        )
-        for spec in opt.SCHEMA
-    ),
-    next(e for e in OPTION_TABLE if e.name == END),
+OPTION_ENTRIES: Final = system_options(
+    _KEPT, (own_option(s.name, s.is_bool, s.default, s.description, bounds=s.bounds) for s in opt.SCHEMA)
 )
 #: Tiles left at a draw (the indicator not counted): 7 stacks, the seed's first arrangement.
 SEVEN_STACKS: Final = 14

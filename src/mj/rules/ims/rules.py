@@ -37,7 +37,7 @@ from mj.rules.ims.payments import SEAT_NAMES, pay
 from mj.rules.ims.scoring import IMSScore, completes, score
 from mj.rules.naming import MoveNames
 from mj.rules.noliability import NoLiability
-from mj.rules.options import END, OPTION_TABLE, GameOptions, OptionEntry, OptionType
+from mj.rules.options import GameOptions, own_option, system_options
 from mj.rules.winhand import HOW_OF, from_table
 from mj.seatview import SeatView
 from mj.tiles import DRAGONS, Tile
@@ -45,21 +45,9 @@ from mj.tiles import DRAGONS, Tile
 #: The table's options: the claim timer's and the game's length from the classical table,
 #: and the seed's three table options (:data:`mj.rules.ims.options.SCHEMA`).
 _KEPT: Final = ("Timeout", "TimeoutGrace", "NumRounds")
-OPTION_ENTRIES: Final[tuple[OptionEntry, ...]] = (
-    *(e for e in OPTION_TABLE if e.name in _KEPT),
-    *(
-        OptionEntry(
-            spec.name,
-            OptionType.BOOL if spec.is_bool else OptionType.NAT,
-            0,
-            True,
-            spec.default,
-            spec.description,
-            spec.allowed or (),
-        )
-        for spec in ims_options.SCHEMA
-    ),
-    next(e for e in OPTION_TABLE if e.name == END),
+OPTION_ENTRIES: Final = system_options(
+    _KEPT,
+    (own_option(s.name, s.is_bool, s.default, s.description, s.allowed or ()) for s in ims_options.SCHEMA),
 )
 #: The hand is drawn when the wall holds fewer tiles than this (the seed).
 DRAWN_BELOW: Final = 14
