@@ -198,6 +198,15 @@ def test_first_turn_and_last_tile_reach_the_classical_hands_that_depend_on_them(
     assert "Catching the Moon from the Bottom of the Sea" in [e["name"] for e in moon["elements"]]
 
 
+def test_earths_blessing_is_won_on_easts_discard_not_by_robbing_easts_kong(score_json: Any) -> None:
+    # South's Thirteen Unique Wonders robs the kong East declares on its first turn: no discard, no Earth's Blessing.
+    wonders = {**CLASSICAL_HAND, "concealed": "1C 9C 1B 9B 1D 9D EW SW WW NW RD GD WD WD", "winning_tile": "1C"}
+    robbed = score_json({**wonders, "how": "robbed-kong", "discarder": "E", "first_turn": True})
+    assert [e["name"] for e in robbed["elements"]] == ["Thirteen Unique Wonders"]
+    fed = score_json({**wonders, "how": "discard", "discarder": "E", "first_turn": True})
+    assert [e["name"] for e in fed["elements"]] == ["Earth's Blessing", "Thirteen Unique Wonders"]
+
+
 def test_a_well_formed_incomplete_hand_is_not_allowed_with_a_reason(score_json: Any) -> None:
     hand = {**IMS_HAND, "concealed": "4B 5B 7B WD WD"}
     result = score_json(hand)

@@ -95,7 +95,7 @@ def _win(hand: WinningHand) -> Win:
         visible=tuple(visible),
         last_tile=hand.last_tile,
         heavens_blessing=hand.first_turn and unclaimed and hand.seat == EAST and not hand.how.fed,
-        earths_blessing=hand.first_turn and not hand.exposed and hand.seat != EAST and hand.discarder == EAST,
+        earths_blessing=hand.first_turn and not hand.exposed and hand.how is How.DISCARD and hand.discarder == EAST,
         kong_upon_kong=False,
         original_call=False,
         hands_as_east=0,
