@@ -207,6 +207,16 @@ def test_earths_blessing_is_won_on_easts_discard_not_by_robbing_easts_kong(score
     assert [e["name"] for e in fed["elements"]] == ["Earth's Blessing", "Thirteen Unique Wonders"]
 
 
+def test_a_classical_hand_over_the_limit_lists_its_elements_and_the_limit_as_score(score_json: Any) -> None:
+    honours = {**CLASSICAL_HAND, "concealed": "1B 1B 1B SW SW SW EW EW", "winning_tile": "EW"}
+    hand = {**honours, "exposed": [{"set": "pung", "tile": "RD"}, {"set": "pung", "tile": "GD"}]}
+    result = score_json(hand)
+    assert result["score"] == 1000
+    # The points doubled past the limit (the text's "over limit" line) are a total, not an element.
+    assert "over limit" not in [e["name"] for e in result["elements"]]
+    assert [e["value"] for e in result["elements"]][-1] == "1 dbl"
+
+
 def test_a_well_formed_incomplete_hand_is_not_allowed_with_a_reason(score_json: Any) -> None:
     hand = {**IMS_HAND, "concealed": "4B 5B 7B WD WD"}
     result = score_json(hand)

@@ -136,16 +136,19 @@ def _with_winning_set(formed: list[Meld], hand: WinningHand) -> list[tuple[Meld,
     return choices
 
 
+#: The start of the line telling the points doubled past the limit: a total, not an element.
+_OVER_LIMIT: Final = "score:"
 #: A line of the classical score text naming an element: label, value, (reason).
 _LINE: Final = re.compile(r"^(?P<label>.*?) +(?P<value>\d+)(?P<dbl> dbl)? \((?P<reason>.*)\)$")
 
 
 def elements(scored: HandScore) -> tuple[Element, ...]:
-    """The elements of a classical score text: each line with a reason, in the original's words."""
+    """The elements of a classical score text: each line with a reason, in the original's words (the line of
+    points doubled past the limit aside: a total)."""
     found = []
     for line in scored.text.splitlines():
         match = _LINE.match(line)
-        if match is None:
+        if match is None or line.startswith(_OVER_LIMIT):
             continue
         label, value, reason = match["label"], int(match["value"]), match["reason"]
         if match["dbl"]:
