@@ -207,6 +207,18 @@ def test_earths_blessing_is_won_on_easts_discard_not_by_robbing_easts_kong(score
     assert [e["name"] for e in fed["elements"]] == ["Earth's Blessing", "Thirteen Unique Wonders"]
 
 
+def test_a_flowers_replacement_is_a_loose_tile_only_with_flowers_loose(score_json: Any) -> None:
+    # Without FlowersLoose a flower is replaced from the live wall (seed 001): the hand won from the wall.
+    flowered = {**CLASSICAL_HAND, "how": "loose-tile", "flowers": ["2F"]}
+    names = [e["name"] for e in score_json(flowered)["elements"]]
+    assert "winning from wall" in names and "winning with loose tile" not in names
+    names = [e["name"] for e in score_json({**flowered, "options": {"FlowersLoose": True}})["elements"]]
+    assert "winning from wall" not in names and "winning with loose tile" in names
+    # With a kong the loose tile is the kong's, whatever FlowersLoose.
+    kong = {**flowered, "concealed": "1B 2B 3B 5C 5C 5C 7D 8D 9D EW EW", "exposed": [{"set": "kong", "tile": "RD"}]}
+    assert "winning with loose tile" in [e["name"] for e in score_json(kong)["elements"]]
+
+
 def test_a_classical_hand_over_the_limit_lists_its_elements_and_the_limit_as_score(score_json: Any) -> None:
     honours = {**CLASSICAL_HAND, "concealed": "1B 1B 1B SW SW SW EW EW", "winning_tile": "EW"}
     hand = {**honours, "exposed": [{"set": "pung", "tile": "RD"}, {"set": "pung", "tile": "GD"}]}
