@@ -41,7 +41,7 @@ from mj.arena.tally import GameTally
 from mj.calculator import Element, Outcome, calculate, classical, parse_request
 from mj.hand import counts
 from mj.hand.wild import is_complete
-from mj.melds import KongOrigin, MeldKind
+from mj.melds import KongOrigin, Meld, MeldKind
 from mj.protocol import cmsg as C
 from mj.protocol import pmsg as P
 from mj.robot.agent import Robot
@@ -53,11 +53,10 @@ from mj.rules.classical.settlement import SEAT_NAMES
 from mj.rules.ims import options as ims_options
 from mj.rules.ims.scoring import completes
 from mj.rules.options import END, OPTION_TABLE, OptionEntry
-from mj.rules.winhand import HOW_OF, SEAT_LETTERS
+from mj.rules.winhand import HOW_OF, SEAT_LETTERS, SET_NAME
 from mj.seatview import Phase, SeatView
 from mj.table import Table, TableSettings
 
-SET_NAME: Final = {MeldKind.CHOW: "chow", MeldKind.PUNG: "pung", MeldKind.KONG: "kong"}
 #: Each rule system's table options that the calculator takes, by name.
 SCHEMAS: Final = {
     "classical": tuple(entry.name for entry in OPTION_TABLE if entry.name != END),
@@ -200,18 +199,12 @@ class _Game:
     def hand_input(self, view: SeatView, tile: tiles.Tile, source: WinSource, feeder: int | None) -> dict[str, Any]:
         """The seat's hand going out on ``tile`` come by ``source`` (from ``feeder``), as score-json.md's input."""
         concealed = list(view.concealed) if feeder is None else [*view.concealed, tile]
-        exposed: list[dict[str, Any]] = []
-        for meld in view.melds:
-            item: dict[str, Any] = {"set": SET_NAME[meld.kind], "tile": tiles.code(meld.tile)}
-            if meld.kind is MeldKind.KONG and meld.kong_origin is KongOrigin.CONCEALED:
-                item["concealed"] = True
-            exposed.append(item)
         data: dict[str, Any] = {
             "rules": self.rules,
             "options": self.table_options(),
             "seat": SEAT_LETTERS[view.my_seat],
             "round": SEAT_LETTERS[tiles.WINDS.index(view.prevailing)],
-            "exposed": exposed,
+            "exposed": [exposed_set(meld) for meld in view.melds],
             "concealed": tiles.codes(concealed),
             "winning_tile": tiles.code(tile),
             "how": HOW_OF[source].value,
@@ -323,6 +316,14 @@ class _Game:
                 if _score(self.hand_input(view, passed, WinSource.DISCARD, pending.who)).allowed:
                     return "passed a winning tile"
         return ""
+
+
+def exposed_set(meld: Meld) -> dict[str, Any]:
+    """One exposed set as score-json.md's input writes it."""
+    item: dict[str, Any] = {"set": SET_NAME[meld.kind], "tile": tiles.code(meld.tile)}
+    if meld.kind is MeldKind.KONG and meld.kong_origin is KongOrigin.CONCEALED:
+        item["concealed"] = True
+    return item
 
 
 def _unsaid(view: SeatView) -> frozenset[str]:
