@@ -1,6 +1,6 @@
 """Play and ``mj score`` agree under every rule system: the hands robots win, and where a hand may go out.
 
-Each case is one seeded game of four default robots on the server's table
+Each case is one seeded game of four robots (default ones, save the cannon's) on the server's table
 (``tests/playaudit.py``): every winning hand, written as score-json.md's input from what
 the winner's seat knew, gets from the calculator the table's score and, summed over the
 hand's winners, its settlement (classical: what the winner collects from each loser); and
@@ -39,8 +39,8 @@ BEIJING_ALL = {
     "NoWinAfterPass": 1,
     "WallEnd": 2,
 }
-#: Classical's options that bear on scoring and settlement away from their defaults (each score option a
-#: double or points where its default is the other), seven pairs allowed.
+#: Classical's options that bear on scoring and settlement away from their defaults (a score option worth
+#: points where its default is a double, or the other way round), seven pairs allowed.
 CLASSICAL_ALL = {
     "NumRounds": 1,
     "NoLimit": 1,
