@@ -198,6 +198,37 @@ def test_first_turn_and_last_tile_reach_the_classical_hands_that_depend_on_them(
     assert "Catching the Moon from the Bottom of the Sea" in [e["name"] for e in moon["elements"]]
 
 
+def test_earths_blessing_is_won_on_easts_discard_not_by_robbing_easts_kong(score_json: Any) -> None:
+    # South's Thirteen Unique Wonders robs the kong East declares on its first turn: no discard, no Earth's Blessing.
+    wonders = {**CLASSICAL_HAND, "concealed": "1C 9C 1B 9B 1D 9D EW SW WW NW RD GD WD WD", "winning_tile": "1C"}
+    robbed = score_json({**wonders, "how": "robbed-kong", "discarder": "E", "first_turn": True})
+    assert [e["name"] for e in robbed["elements"]] == ["Thirteen Unique Wonders"]
+    fed = score_json({**wonders, "how": "discard", "discarder": "E", "first_turn": True})
+    assert [e["name"] for e in fed["elements"]] == ["Earth's Blessing", "Thirteen Unique Wonders"]
+
+
+def test_a_flowers_replacement_is_a_loose_tile_only_with_flowers_loose(score_json: Any) -> None:
+    # Without FlowersLoose a flower is replaced from the live wall (seed 001): the hand won from the wall.
+    flowered = {**CLASSICAL_HAND, "how": "loose-tile", "flowers": ["2F"]}
+    names = [e["name"] for e in score_json(flowered)["elements"]]
+    assert "winning from wall" in names and "winning with loose tile" not in names
+    names = [e["name"] for e in score_json({**flowered, "options": {"FlowersLoose": True}})["elements"]]
+    assert "winning from wall" not in names and "winning with loose tile" in names
+    # With a kong the loose tile is the kong's, whatever FlowersLoose.
+    kong = {**flowered, "concealed": "1B 2B 3B 5C 5C 5C 7D 8D 9D EW EW", "exposed": [{"set": "kong", "tile": "RD"}]}
+    assert "winning with loose tile" in [e["name"] for e in score_json(kong)["elements"]]
+
+
+def test_a_classical_hand_over_the_limit_lists_its_elements_and_the_limit_as_score(score_json: Any) -> None:
+    honours = {**CLASSICAL_HAND, "concealed": "1B 1B 1B SW SW SW EW EW", "winning_tile": "EW"}
+    hand = {**honours, "exposed": [{"set": "pung", "tile": "RD"}, {"set": "pung", "tile": "GD"}]}
+    result = score_json(hand)
+    assert result["score"] == 1000
+    # The points doubled past the limit (the text's "over limit" line) are a total, not an element.
+    assert "over limit" not in [e["name"] for e in result["elements"]]
+    assert [e["value"] for e in result["elements"]][-1] == "1 dbl"
+
+
 def test_a_well_formed_incomplete_hand_is_not_allowed_with_a_reason(score_json: Any) -> None:
     hand = {**IMS_HAND, "concealed": "4B 5B 7B WD WD"}
     result = score_json(hand)

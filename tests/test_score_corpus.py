@@ -24,10 +24,12 @@ from mj import replay, tiles
 from mj.calculator import calculate, parse_request
 from mj.calculator.classical import elements, readings
 from mj.calculator.outcome import Element
-from mj.melds import KongOrigin, Meld, MeldKind
-from mj.rules.base import HandScore, SeatHand, Win, WinSource
+from mj.melds import Meld, MeldKind
+from mj.rules.base import HandScore, SeatHand, Win
 from mj.rules.classical.scoring import score_hand
 from mj.rules.options import GameOptions
+from mj.rules.winhand import HOW_OF, SEAT_LETTERS, SET_NAME
+from playaudit import SCHEMAS, exposed_set
 from test_scoring import REFERENCE_LOGS
 
 DATA = Path(__file__).parent / "data"
@@ -38,14 +40,6 @@ GAMES = [
     *sorted(DATA.glob("original/*.log.gz")),
     *sorted(DATA.glob("stacked/*.log.gz")),
 ]
-WIND_LETTER = dict(zip(tiles.WINDS, "ESWN", strict=True))
-HOW = {
-    WinSource.WALL: "self-drawn",
-    WinSource.DISCARD: "discard",
-    WinSource.ROBBED_KONG: "robbed-kong",
-    WinSource.LOOSE: "loose-tile",
-}
-SET_NAME = {MeldKind.CHOW: "chow", MeldKind.PUNG: "pung", MeldKind.KONG: "kong"}
 
 
 @dataclass(frozen=True)
@@ -87,27 +81,24 @@ def as_input(winner: Winner) -> dict[str, Any]:
     concealed = list(hand.concealed)
     for n, meld in enumerate(hand.melds):
         if n < win.melds_before_win and meld.kind in SET_NAME:
-            item: dict[str, Any] = {"set": SET_NAME[meld.kind], "tile": tiles.code(meld.tile)}
-            if meld.kind is MeldKind.KONG and meld.kong_origin is KongOrigin.CONCEALED:
-                item["concealed"] = True
-            exposed.append(item)
+            exposed.append(exposed_set(meld))
         else:
             concealed += meld.tiles
     data: dict[str, Any] = {
         "rules": "classical",
-        "options": {e.name: e.value for e in winner.options.entries() if e.name != "End"},
-        "seat": WIND_LETTER[hand.own_wind],
-        "round": WIND_LETTER[hand.prevailing_wind],
+        "options": {name: winner.options[name] for name in SCHEMAS["classical"]},
+        "seat": SEAT_LETTERS[tiles.WINDS.index(hand.own_wind)],
+        "round": SEAT_LETTERS[tiles.WINDS.index(hand.prevailing_wind)],
         "exposed": exposed,
         "concealed": tiles.codes(concealed),
         "winning_tile": tiles.code(win.tile),
-        "how": HOW[win.source],
+        "how": HOW_OF[win.source].value,
         "flowers": [tiles.code(t) for t in hand.specials],
         "first_turn": win.heavens_blessing or win.earths_blessing,
         "last_tile": win.last_tile,
     }
-    if win.feeder is not None and win.source in (WinSource.DISCARD, WinSource.ROBBED_KONG):
-        data["discarder"] = "ESWN"[win.feeder]
+    if win.feeder is not None and HOW_OF[win.source].fed:
+        data["discarder"] = SEAT_LETTERS[win.feeder]
     return data
 
 

@@ -5,7 +5,9 @@ first, as declared in play (an exposed kong is taken as claimed), then the conce
 tiles as the winner would declare them, the set holding a fed tile exposed, as the
 original makes it. Every reading is scored and the best kept. The table is unknown,
 so only the winner's own exposed sets count as visible ("filling the only place"),
-and there is no Original Call, kong upon kong or run of East's wins.
+and there is no Original Call, kong upon kong or run of East's wins. A loose tile
+replaces a kong's draw, or a flower's with FlowersLoose: without it a flower is replaced
+from the live wall, so a loose-tile win with no kong is won from the wall (seed 001).
 
 The losers' hands are unknown: they are scored 0, so the settlement is what the
 winner collects (East pays and receives double with EastDoubles, the discarder pays
@@ -21,8 +23,8 @@ from typing import Final
 from mj import hand as analysis
 from mj.calculator.outcome import Element, InputError, Outcome
 from mj.hand.complete import thirteen_wonders_counts
-from mj.melds import Meld, chow, pair, pung, special
-from mj.rules.base import HandScore, SeatHand, Win
+from mj.melds import Meld, MeldKind, chow, pair, pung, special
+from mj.rules.base import HandScore, SeatHand, Win, WinSource
 from mj.rules.classical.scoring import score_hand
 from mj.rules.classical.settlement import settle
 from mj.rules.options import END, OPTION_TABLE, GameOptions, OptionError, OptionType
@@ -58,7 +60,7 @@ def calculate(hand: WinningHand, given: Mapping[str, object]) -> Outcome:
     options = game_options(given)
     if hand.flowers and not options.flag("Flowers"):
         raise InputError("flowers are given but the Flowers option is off")
-    win = _win(hand)
+    win = _win(hand, options)
     best: HandScore | None = None
     for melds in readings(hand, options.flag("SevenPairs")):
         seat_hand = SeatHand(melds, (), hand.flowers, hand.seat_wind, hand.prevailing_wind)
@@ -78,13 +80,17 @@ def calculate(hand: WinningHand, given: Mapping[str, object]) -> Outcome:
     return Outcome(True, "", best.score, (), elements(best), settlement.changes, text)
 
 
-def _win(hand: WinningHand) -> Win:
+def _win(hand: WinningHand, options: GameOptions) -> Win:
     visible = [0] * NUM_KINDS
     for meld in hand.exposed:
         if not meld.concealed:
             for tile in meld.tiles:
                 visible[kind_index(tile)] += 1
     source = _SOURCES[hand.how]
+    kong = any(meld.kind is MeldKind.KONG for meld in hand.exposed)
+    if source is WinSource.LOOSE and not kong and not options.flag("FlowersLoose"):
+        # A flower's replacement comes from the live wall unless FlowersLoose: the hand is won from the wall.
+        source = WinSource.WALL
     # The blessings are won before anything was claimed: East's dealt hand (with its own
     # concealed kongs and their loose tiles), or East's first discard.
     unclaimed = all(meld.concealed for meld in hand.exposed)
@@ -95,7 +101,7 @@ def _win(hand: WinningHand) -> Win:
         visible=tuple(visible),
         last_tile=hand.last_tile,
         heavens_blessing=hand.first_turn and unclaimed and hand.seat == EAST and not hand.how.fed,
-        earths_blessing=hand.first_turn and not hand.exposed and hand.seat != EAST and hand.discarder == EAST,
+        earths_blessing=hand.first_turn and not hand.exposed and hand.how is How.DISCARD and hand.discarder == EAST,
         kong_upon_kong=False,
         original_call=False,
         hands_as_east=0,
@@ -136,16 +142,19 @@ def _with_winning_set(formed: list[Meld], hand: WinningHand) -> list[tuple[Meld,
     return choices
 
 
+#: The start of the line telling the points doubled past the limit: a total, not an element.
+_OVER_LIMIT: Final = "score:"
 #: A line of the classical score text naming an element: label, value, (reason).
 _LINE: Final = re.compile(r"^(?P<label>.*?) +(?P<value>\d+)(?P<dbl> dbl)? \((?P<reason>.*)\)$")
 
 
 def elements(scored: HandScore) -> tuple[Element, ...]:
-    """The elements of a classical score text: each line with a reason, in the original's words."""
+    """The elements of a classical score text: each line with a reason, in the original's words (the line of
+    points doubled past the limit aside: a total)."""
     found = []
     for line in scored.text.splitlines():
         match = _LINE.match(line)
-        if match is None:
+        if match is None or line.startswith(_OVER_LIMIT):
             continue
         label, value, reason = match["label"], int(match["value"]), match["reason"]
         if match["dbl"]:

@@ -49,6 +49,10 @@ HOW_OF: Final = {
 }
 
 
+#: The sets a hand may have exposed, by their names in score-json.md (``"set"``).
+SET_NAME: Final = {kind: kind.value for kind in (MeldKind.CHOW, MeldKind.PUNG, MeldKind.KONG)}
+
+
 class HandError(ValueError):
     """A hand that cannot exist; ``str()`` is one line naming the fault."""
 
@@ -131,7 +135,7 @@ def check(hand: WinningHand) -> None:
     discards after claiming one, so its first turn is over).
     """
     for meld in hand.exposed:
-        if meld.kind not in (MeldKind.CHOW, MeldKind.PUNG, MeldKind.KONG):
+        if meld.kind not in SET_NAME:
             raise HandError(f"exposed sets are chows, pungs and kongs, not a {meld.kind.value}")
         if is_special(meld.tile):
             raise HandError(f"{code(meld.tile)} is a flower or season: it makes no set")
