@@ -544,6 +544,28 @@ def test_almost_concealed_loser_with_losers_purity() -> None:
     assert "almost" not in score_hand(hand("4D-4D-4D"), None, opts).text
 
 
+def test_claimed_kong_is_open_for_the_winners_almost_concealed_hand() -> None:
+    """With KongHas3Types a claimed kong counts as concealed for doubling, but the winner's
+    almost concealed hand asks whether any set was exposed before the winning tile, and the
+    claimed kong was. The original's score of this hand (seed 9034, one of the s37 option
+    audit's files); a losing hand's claimed kong still counts as concealed with LosersPurity.
+    """
+    opts = options(KongHas3Types=1, ConcealedAlmost=10000, LosersPurity=1)
+    winner = hand("9C-9C-9C+9C 9D-9D 6D+6D+6D 5B+6B+7B 4B+5B+6B")
+    assert score_hand(winner, win("9D", before=1), opts).text == lines(
+        BASIC,
+        "9C-9C-9C+9C  16 (claimed kong of majors)",
+        "6D+6D+6D      4 (closed pung of minors)",
+        "extra         4 (fishing the eyes)",
+        "extra         2 (filling the only place)",
+        "total pts    46",
+        "total dbls    0",
+        "SCORE:       46",
+    )
+    loser = hand("9C-9C-9C+9C", concealed="1B 5C 9D")
+    assert "              1 dbl (almost concealed hand)\n" in score_hand(loser, None, opts).text
+
+
 @pytest.mark.parametrize(
     ("source", "flags", "reason"),
     [

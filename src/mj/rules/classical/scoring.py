@@ -178,14 +178,14 @@ class HandFacts:
         for n, meld in enumerate(hand.melds):
             kind = meld.kind
             tile = meld.tile
-            # A claimed kong counts as concealed for doubling with KongHas3Types (§9.3).
-            if not (meld.concealed or (kong3 and meld.kong_origin is _CLAIMED)):
+            # A claimed kong counts as concealed for doubling with KongHas3Types (§9.3),
+            # but not in the winner's hand before the winning tile (almost concealed hand):
+            # there the original tests the set types, and a claimed kong is an open kong.
+            hidden = meld.concealed or (kong3 and meld.kong_origin is _CLAIMED)
+            if not hidden:
                 exposed += 1
-                if n < before_win:
-                    exposed_before_win += 1
-                hidden = False
-            else:
-                hidden = True
+            if n < before_win and not (meld.concealed if win is not None else hidden):
+                exposed_before_win += 1
             if kind is _CHOW:
                 chows += 1
                 families |= _CHOW_FLAGS[tile]
