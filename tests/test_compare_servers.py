@@ -110,3 +110,19 @@ def test_a_game_where_an_original_robot_stalls_is_the_same_stall_on_both_servers
     arguments = ["--seeds", "116", "--stacked", "--timeout", "4", "--option-file", str(options)]
     assert compare.main(arguments) == 0
     assert "seed 116: identical, but neither game ended in 4 s (the robots stalled alike)" in capsys.readouterr().out
+
+
+def test_an_option_file_with_a_disabled_option_and_blank_descriptions_is_announced_as_the_original_does(
+    compare: ModuleType, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """A disabled option is played but not listed; a line without a description takes the last one given."""
+    require_original()
+    options = tmp_path / "quirks.opt"
+    options.write_text(
+        "GameOption 0 NumRounds nat 0 1 1 one round\n"
+        "GameOption 0 ScoreLimit nat 0 1 500 \n"
+        "GameOption 0 Flowers bool 1020 0 0 play using flowers and seasons\n"
+        "GameOption 0 DiscDoubles bool 0 0 1\n"
+    )
+    assert compare.main(["--seeds", "9211", "--option-file", str(options)]) == 0
+    assert "1/1 games identical" in capsys.readouterr().out

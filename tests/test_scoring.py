@@ -274,6 +274,27 @@ def test_all_blank_wallfile_hand_no_limit() -> None:
     )
 
 
+def test_a_score_limit_beyond_a_c_int_wraps_round_as_in_the_original() -> None:
+    """mj-server computes centi-limits x ScoreLimit in a 32-bit int: under ScoreLimit 100000000 a limit
+    hand scores 14100654, in a no-limit game too, and a half limit 7050327 (the s37 option audit:
+    stacked seeds 9329-9336, and seeds 9387-9388 with a half-limit FlowersOwnBoth)."""
+    blessed = win("--", heavens_blessing=True, winner_is_east=True)
+    assert score_hand(BLANK_HAND, blessed, options(ScoreLimit=100_000_000)) == HandScore(
+        14100654,
+        lines(
+            "Limit Hand 100000000 (Heaven's Blessing)",
+            "Limit Hand 100000000 (Imperial Jade)",
+            "SCORE:    14100654",
+        ),
+    )
+    no_limit = score_hand(BLANK_HAND, blessed, options(ScoreLimit=100_000_000, NoLimit=1))
+    assert no_limit.score == 14100654 and no_limit.text.endswith("\nSCORE:    14100654")
+    seasons = hand("7B-8B-9B", specials="1S 2S 3S 4S", own=NORTH)
+    assert score_hand(seasons, None, options(ScoreLimit=100_000_000, FlowersBouquet=50_000_000)) == HandScore(
+        7050327, lines(" 0.5 Limit 7050327 (all four seasons)", "SCORE:    7050327")
+    )
+
+
 def test_heavens_blessing_real_hand_no_limit() -> None:
     """Checked against mj-server: the dealt hand is neither "from wall" nor "concealed"."""
     h = hand("2B+2B+2B 3C+3C+3C 4D+4D+4D 6B+6B+6B 7C+7C", own=EAST)
@@ -542,6 +563,28 @@ def test_almost_concealed_loser_with_losers_purity() -> None:
     opts = options(ConcealedAlmost=10000, LosersPurity=1)
     assert "              1 dbl (almost concealed hand)\n" in score_hand(h, None, opts).text
     assert "almost" not in score_hand(hand("4D-4D-4D"), None, opts).text
+
+
+def test_claimed_kong_is_open_for_the_winners_almost_concealed_hand() -> None:
+    """With KongHas3Types a claimed kong counts as concealed for doubling, but the winner's
+    almost concealed hand asks whether any set was exposed before the winning tile, and the
+    claimed kong was. The original's score of this hand (seed 9034, one of the s37 option
+    audit's files); a losing hand's claimed kong still counts as concealed with LosersPurity.
+    """
+    opts = options(KongHas3Types=1, ConcealedAlmost=10000, LosersPurity=1)
+    winner = hand("9C-9C-9C+9C 9D-9D 6D+6D+6D 5B+6B+7B 4B+5B+6B")
+    assert score_hand(winner, win("9D", before=1), opts).text == lines(
+        BASIC,
+        "9C-9C-9C+9C  16 (claimed kong of majors)",
+        "6D+6D+6D      4 (closed pung of minors)",
+        "extra         4 (fishing the eyes)",
+        "extra         2 (filling the only place)",
+        "total pts    46",
+        "total dbls    0",
+        "SCORE:       46",
+    )
+    loser = hand("9C-9C-9C+9C", concealed="1B 5C 9D")
+    assert "              1 dbl (almost concealed hand)\n" in score_hand(loser, None, opts).text
 
 
 @pytest.mark.parametrize(

@@ -34,6 +34,7 @@ from mj.logfile import parse_log
 from mj.protocol import cmsg as C
 from mj.protocol.framing import ENCODING, encode_line
 from mj.replay import read_entries, replay
+from mj.rules.options import GameOptions
 from mj.server import cli
 from mj.server.address import TcpAddress, UnixAddress, parse_address
 from mj.server.logcompare import canonical, first_difference
@@ -411,6 +412,32 @@ def test_options_become_table_settings(tmp_path: Path) -> None:
     }
     assert {name: getattr(settings, name) for name in expected} == expected
     assert cli.build_settings(cli.build_parser().parse_args([])).seed > 0, "no seed: from the clock"
+
+
+def test_an_option_line_without_a_description_takes_the_last_one_the_file_gave(tmp_path: Path) -> None:
+    """As the original, whose decoder leaves its one description buffer as it was; the first such line
+    keeps the server's text. Unknown options and type clashes give theirs too (all checked on mj-server)."""
+    options = tmp_path / "x.opt"
+    options.write_text(
+        "GameOption 0 ScoreLimit nat 0 1 500 \n"
+        "GameOption 0 Frob nat 0 1 5 frobbing\n"
+        "GameOption 0 NoLimit bool 0 1 1\n"
+        "GameOption 0 Flowers nat 1020 1 0 clash\n"
+        "GameOption 0 NumRounds nat 0 1 1 \n"
+    )
+    entries = cli.read_option_file(options)
+    assert [(e.name, e.description) for e in entries] == [
+        ("ScoreLimit", ""),
+        ("Frob", "frobbing"),
+        ("NoLimit", "frobbing"),
+        ("Flowers", "clash"),
+        ("NumRounds", "clash"),
+    ]
+    table = GameOptions()
+    for entry in entries:
+        table.apply_entry(entry)
+    assert table.entry("ScoreLimit").description == "limit on hand score"
+    assert table.entry("NumRounds").description == "clash"
 
 
 @pytest.mark.parametrize(

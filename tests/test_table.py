@@ -90,6 +90,30 @@ def test_option_errors_use_the_original_texts() -> None:
     assert len(out) == 4
 
 
+def test_an_option_the_option_file_disables_is_played_but_not_listed_nor_set() -> None:
+    """As the original: listed only on ``ListGameOptions 1``, still queried, its value still played (no flowers)."""
+    disabled = C.decode("GameOption 0 Flowers bool 1020 0 0 play using flowers and seasons")
+    assert isinstance(disabled, C.GameOption)
+    table = Table(TableSettings(timeout=0, seed=7, option_entries=(disabled.entry,)))
+    for connection in range(1, 4):
+        table.receive(connection, f"Connect 1110 0 Robot{connection}")
+    started = [text for connection, text in texts(table.receive(4, "Connect 1110 0 Robot4")) if connection == 4]
+    listed = [text.split()[2] for text in started if text.startswith("GameOption 0 ")]
+    assert "Flowers" not in listed and listed[-1] == "End" and len(listed) == 23
+    assert "GameOption 0 Flowers bool 1020 0 0 play using flowers and seasons" not in [
+        text for _, text in texts(table.receive(1, "ListGameOptions 0"))
+    ]
+    assert (1, "GameOption 0 Flowers bool 1020 0 0 play using flowers and seasons") in texts(
+        table.receive(1, "ListGameOptions 1")
+    )
+    assert texts(table.receive(1, "QueryGameOption Flowers")) == [
+        (1, "GameOption 0 Flowers bool 1020 0 0 play using flowers and seasons")
+    ]
+    assert texts(table.receive(1, "SetGameOption Flowers 1")) == [(1, "Error 5 Option not available in this game")]
+    dealt = [text.split()[2] for connection, text in ready_all(table) if text.startswith(f"PlayerDraws {connection} ")]
+    assert len(dealt) == 53 and not any(code[1] in "FS" for code in dealt)
+
+
 def test_save_state_writes_the_table_as_a_save_file() -> None:
     saved: dict[str, str] = {}
     table = seated_table()

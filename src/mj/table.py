@@ -473,7 +473,8 @@ class Table:
             raise IllegalMove("Password changing not supported")
         if isinstance(message, P.ListGameOptions):
             for entry in self._option_entries():
-                self._deliver(connection, C.GameOption(0, entry))
+                if entry.enabled or message.include_disabled:
+                    self._deliver(connection, C.GameOption(0, entry))
         elif isinstance(message, P.QueryGameOption):
             found = next((e for e in self._option_entries() if e.name == message.name), None)
             if found is None:
@@ -831,8 +832,10 @@ class Table:
         for player in newcomers:
             connection = self._connection_of(player)
             self._deliver(connection, game.game_message(self.protocol))
+            # As the original, a ListGameOptions 0 on the player's behalf: disabled options are left out.
             for entry in game.options.entries():
-                self._deliver(connection, C.GameOption(0, entry))
+                if entry.enabled:
+                    self._deliver(connection, C.GameOption(0, entry))
         if game.hand_in_progress and newcomers:
             if self.settings.nohist:
                 for record in self.players:

@@ -258,7 +258,7 @@ class GameOptions:
         entry = self._entries[name]
         if name == END:
             return entry
-        if entry.minprot > protocol:
+        if entry.minprot > protocol or not entry.enabled:  # disabled by an option or save file
             raise OptionError("Option not available in this game")
         value = parse_value(entry.type, text)
         check_value(name, value, entry.allowed, entry.bounds)

@@ -15,6 +15,7 @@ import signal
 import sys
 import time
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Final, NoReturn
 
@@ -209,6 +210,9 @@ def read_option_file(path: Path, rules: Ruleset = registry.DEFAULT) -> tuple[Opt
     if not text.endswith("\n"):
         text += "\n"
     entries: list[OptionEntry] = []
+    # The original decodes every GameOption line's description into one buffer, which a line
+    # without a description leaves as it was: such a line gets the last description the file gave.
+    description = ""
     for number, line in enumerate(LineDecoder(max_line=len(text) + 2).feed(text.encode(ENCODING)), start=1):
         if not line.strip():
             continue
@@ -218,14 +222,19 @@ def read_option_file(path: Path, rules: Ruleset = registry.DEFAULT) -> tuple[Opt
             print(f"+W+ {path}:{number}: cannot decode {quoted(line)}; line ignored", file=sys.stderr)
             continue
         if isinstance(message, C.GameOption):
+            entry = message.entry
+            if entry.description:
+                description = entry.description
+            else:
+                entry = replace(entry, description=description)
             try:
-                options.check_entry(message.entry)
+                options.check_entry(entry)
             except OptionError as exc:
-                raise OptionFileError(f"{path}:{number}: {message.entry.name}: {exc}") from None
-            warning = options.apply_entry(message.entry)
+                raise OptionFileError(f"{path}:{number}: {entry.name}: {exc}") from None
+            warning = options.apply_entry(entry)
             if warning is not None:
                 print(f"+W+ {path}:{number}: {warning} ({rules.name} rules)", file=sys.stderr)
-            entries.append(message.entry)
+            entries.append(entry)
         elif not isinstance(message, C.Comment):
             print(f"+W+ {path}:{number}: only GameOption lines are applied; line ignored", file=sys.stderr)
     return tuple(entries)

@@ -178,14 +178,14 @@ class HandFacts:
         for n, meld in enumerate(hand.melds):
             kind = meld.kind
             tile = meld.tile
-            # A claimed kong counts as concealed for doubling with KongHas3Types (§9.3).
-            if not (meld.concealed or (kong3 and meld.kong_origin is _CLAIMED)):
+            # A claimed kong counts as concealed for doubling with KongHas3Types (§9.3),
+            # but not in the winner's hand before the winning tile (almost concealed hand):
+            # there the original tests the set types, and a claimed kong is an open kong.
+            hidden = meld.concealed or (kong3 and meld.kong_origin is _CLAIMED)
+            if not hidden:
                 exposed += 1
-                if n < before_win:
-                    exposed_before_win += 1
-                hidden = False
-            else:
-                hidden = True
+            if n < before_win and not (meld.concealed if win is not None else hidden):
+                exposed_before_win += 1
             if kind is _CHOW:
                 chows += 1
                 families |= _CHOW_FLAGS[tile]
@@ -951,11 +951,10 @@ def _assemble(entries: list[Entry], nolimit: bool, limit: int) -> HandScore:
                 total_dbls += dbls
                 doubles.append(doubles_line)
         if clims > 0 and not (nolimit and pts + dbls > 0):
-            worth = clims * limit // 100
             if clims == 100:
-                limits.append(f"{'Limit Hand':<10} {worth:4d} ({reason})")
+                limits.append(f"{'Limit Hand':<10} {limit:4d} ({reason})")
             else:
-                limits.append(f"{clims / 100:4g} Limit {worth:4d} ({reason})")
+                limits.append(f"{clims / 100:4g} Limit {_limit_worth(clims, limit):4d} ({reason})")
             top_clims = max(top_clims, clims)
     score = total_pts
     for _ in range(total_dbls):
@@ -968,7 +967,7 @@ def _assemble(entries: list[Entry], nolimit: bool, limit: int) -> HandScore:
         lines.append(_OVER_LIMIT % score)
         score = limit
     if top_clims:
-        worth = top_clims * limit // 100
+        worth = _limit_worth(top_clims, limit)
         if nolimit:
             score = max(score, worth)
         else:
@@ -978,6 +977,17 @@ def _assemble(entries: list[Entry], nolimit: bool, limit: int) -> HandScore:
     lines.append(_SCORE % score)
     return HandScore(score, "\n".join(lines))
 
+
+def _limit_worth(clims: int, limit: int) -> int:
+    """``clims`` centi-limits of a ScoreLimit of ``limit``, computed as the original does: in a C
+    ``int``, which a ScoreLimit above 21474836 overflows (a limit hand under ScoreLimit 100000000
+    scores 14100654 on mj-server), then divided with C's truncation toward zero."""
+    product = (clims * limit + _INT_SPAN // 2) % _INT_SPAN - _INT_SPAN // 2
+    return -(-product // 100) if product < 0 else product // 100
+
+
+#: The values of a 32-bit C ``int``, as the original computes limits.
+_INT_SPAN: Final = 2**32
 
 # The layout of the totals lines (printf templates: the quickest formatting in CPython).
 _TOTAL_PTS: Final = f"{'total pts':<11} %3d"
