@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import OUR_SERVER
+from conftest import ORIGINAL_SERVER, OUR_SERVER, require_original
 from mj import tiles
 from mj.inputfile import InputFileError, read_capped
 from mj.outputfile import OutputFileError, check_replaceable, open_appending
@@ -160,6 +160,51 @@ def _original_midhand_save(comment: str | None) -> str:
     index = next(i for i, line in enumerate(lines) if line.startswith("# "))
     lines[index : index + 1] = [] if comment is None else [f"# {comment}"]
     return "\r\n".join(lines)
+
+
+def _options_listed_on_loading(server: tuple[str, ...] | list[str], save: Path) -> bytes:
+    """What ``server``, loading ``save``, answers its East's ``ListGameOptions 1``, from the Connect on."""
+    workdir = save.parent
+    process = subprocess.Popen(
+        [*server, "--server", "sock", "--load-game", save.name, "--timeout", "0"],
+        cwd=workdir,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        assert process.stdout is not None and process.stdout.readline() == b"OK: sock\n"
+        with socket.socket(socket.AF_UNIX) as client:
+            client.settimeout(DEADLINE)
+            client.connect(str(workdir / "sock"))
+            client.sendall(b"Connect 1110 1 Robot1\r\nListGameOptions 1\r\n")
+            answer = b""
+            while b"GameOption 0 End " not in answer:
+                received = client.recv(65536)
+                assert received, f"the server closed the connection; it sent {answer!r}"
+                answer += received
+        return answer
+    finally:
+        process.kill()
+        process.wait(timeout=DEADLINE)
+
+
+def test_a_saved_option_without_a_description_takes_the_one_before_as_on_the_original(tmp_path: Path) -> None:
+    """The original reads a save file's options as it reads an option file (one description buffer,
+    :class:`mj.rules.options.DescriptionBuffer`): ScoreLimit, its text deleted, is listed with TimeoutGrace's."""
+    require_original(ORIGINAL_SERVER)
+    text = MIDHAND_SAVE.read_bytes().decode("latin-1")
+    line = "GameOption 0 ScoreLimit nat 0 1 1000 limit on hand score"
+    assert line in text
+    answers = []
+    for name, server in (("original", [ORIGINAL_SERVER]), ("ours", OUR_SERVER)):
+        save = tmp_path / name / "g.mjs"
+        save.parent.mkdir()
+        save.write_bytes(text.replace(line, "GameOption 0 ScoreLimit nat 0 1 1000").encode("latin-1"))
+        answers.append(_options_listed_on_loading(server, save))
+    original, ours = answers
+    assert b"ScoreLimit nat 0 1 1000 grace period when clients handle timeouts\r\n" in original
+    assert ours == original
 
 
 def test_a_save_of_a_hand_in_progress_without_its_rounds_comment_is_refused(tmp_path: Path) -> None:

@@ -47,7 +47,7 @@ from mj.protocol.fields import ProtocolError
 from mj.protocol.framing import ENCODING, LineDecoder, encode_line
 from mj.quoting import quoted
 from mj.rules.classical.rules import needs_extension
-from mj.rules.options import END, GameOptions, OptionEntry, OptionError
+from mj.rules.options import END, DescriptionBuffer, GameOptions, OptionEntry, OptionError
 from mj.tiles import Tile
 
 if TYPE_CHECKING:  # the rule systems are not needed to read a classical save
@@ -133,6 +133,7 @@ def parse_save(text: str, rules: Ruleset | None = None) -> SavedGame:
     wall: tuple[Tile, ...] | None = None
     history: list[C.CMsg] = []
     game_options = rules.new_options() if rules is not None else GameOptions()
+    descriptions = DescriptionBuffer()
     for number, line in enumerate(lines, 1):
         if not line:
             continue
@@ -164,11 +165,12 @@ def parse_save(text: str, rules: Ruleset | None = None) -> SavedGame:
         elif isinstance(message, C.Game) and game is None:
             game = message
         elif isinstance(message, C.GameOption) and wall is None and not history:
+            entry = descriptions.fill(message.entry)
             try:
-                game_options.check_entry(message.entry)
+                game_options.check_entry(entry)
             except OptionError as exc:
-                raise SaveFileError(f"line {number}: game option {message.entry.name}: {exc}") from None
-            options.append(message.entry)
+                raise SaveFileError(f"line {number}: game option {entry.name}: {exc}") from None
+            options.append(entry)
         elif isinstance(message, C.Wall) and wall is None:
             try:
                 wall = tuple(tiles.parse(code) for code in message.tiles.split())

@@ -178,6 +178,23 @@ def own_option(
     )
 
 
+class DescriptionBuffer:
+    """The description of a file's ``GameOption`` lines as the original reads them, an option file or a
+    save file: it decodes every line's description into one buffer, which a line without one leaves as
+    it was, so such a line takes the last description the file gave (an unknown option's or a type
+    clash's too); before any, it keeps the server's own text (:meth:`GameOptions.apply_entry`)."""
+
+    def __init__(self) -> None:
+        self._text = ""
+
+    def fill(self, entry: OptionEntry) -> OptionEntry:
+        """``entry`` as the original reads it from the file, after every line before it."""
+        if entry.description:
+            self._text = entry.description
+            return entry
+        return replace(entry, description=self._text)
+
+
 def parse_entry(text: str) -> OptionEntry:
     """Decode ``<Name> <type> <minprot> <enabled> <value> <description>`` (§5.2)."""
     parts = text.split(None, 5)

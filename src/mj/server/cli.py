@@ -15,7 +15,6 @@ import signal
 import sys
 import time
 from collections.abc import Sequence
-from dataclasses import replace
 from pathlib import Path
 from typing import Final, NoReturn
 
@@ -30,7 +29,7 @@ from mj.protocol.fields import ProtocolError
 from mj.protocol.framing import ENCODING, MAX_LINE, LineDecoder
 from mj.quoting import quoted
 from mj.rules import registry
-from mj.rules.options import GameOptions, OptionEntry, OptionError, check_value
+from mj.rules.options import DescriptionBuffer, GameOptions, OptionEntry, OptionError, check_value
 from mj.rules.ruleset import Ruleset
 from mj.server.address import DEFAULT_ADDRESS, Address, TcpAddress, parse_address
 from mj.server.diskqueue import DiskQueue
@@ -210,9 +209,7 @@ def read_option_file(path: Path, rules: Ruleset = registry.DEFAULT) -> tuple[Opt
     if not text.endswith("\n"):
         text += "\n"
     entries: list[OptionEntry] = []
-    # The original decodes every GameOption line's description into one buffer, which a line
-    # without a description leaves as it was: such a line gets the last description the file gave.
-    description = ""
+    descriptions = DescriptionBuffer()
     for number, line in enumerate(LineDecoder(max_line=len(text) + 2).feed(text.encode(ENCODING)), start=1):
         if not line.strip():
             continue
@@ -222,11 +219,7 @@ def read_option_file(path: Path, rules: Ruleset = registry.DEFAULT) -> tuple[Opt
             print(f"+W+ {path}:{number}: cannot decode {quoted(line)}; line ignored", file=sys.stderr)
             continue
         if isinstance(message, C.GameOption):
-            entry = message.entry
-            if entry.description:
-                description = entry.description
-            else:
-                entry = replace(entry, description=description)
+            entry = descriptions.fill(message.entry)
             try:
                 options.check_entry(entry)
             except OptionError as exc:
