@@ -14,6 +14,7 @@ import pytest
 from mj.logfile import LogEntry
 from mj.protocol import cmsg as C
 from mj.replay import read_entries, table_for
+from mj.rules.options import OptionEntry, OptionType
 from mj.savefile import parse_save
 from mj.table import Delivery, LoadError, SeededWalls, Table, TableSettings
 from mj.tiles import GlibcRandom
@@ -305,6 +306,17 @@ def test_the_claim_timer_runs_for_an_open_discard_and_closes_it() -> None:
     out = texts(table.timeout())
     assert [text for _, text in out if text.startswith("PlayerDoesntClaim ")]
     assert all(text.endswith(" 1") for _, text in out if text.startswith("PlayerDoesntClaim "))
+
+
+def test_an_option_files_timeout_is_the_claim_timer_announced() -> None:
+    """The original announces an option file's Timeout yet keeps timing claims by ``--timeout``
+    (protocol.md §16 item 10, "Fix or keep"): ours times them by the value every player is told."""
+    from_file = OptionEntry("Timeout", OptionType.NAT, 0, True, 30, "time limit for claims")
+    table, _ = mid_hand(timeout=15, option_entries=(from_file,))
+    game = table.game
+    assert game is not None and game.options["Timeout"] == 30
+    timer = table.claim_timer()
+    assert timer is not None and timer[1] == 30.0
 
 
 def test_no_claim_timer_without_a_timeout_or_while_suspended() -> None:
