@@ -472,9 +472,7 @@ class Table:
                 raise IllegalMove("Game not active", logged=False)
             raise IllegalMove("Password changing not supported")
         if isinstance(message, P.ListGameOptions):
-            for entry in self._option_entries():
-                if entry.enabled or message.include_disabled:
-                    self._deliver(connection, C.GameOption(0, entry))
+            self._list_options(connection, self._option_entries(), message.include_disabled)
         elif isinstance(message, P.QueryGameOption):
             found = next((e for e in self._option_entries() if e.name == message.name), None)
             if found is None:
@@ -576,6 +574,12 @@ class Table:
     def _name_of(self, player: int) -> str:
         record = self._record(player)
         return record.name if record else ""
+
+    def _list_options(self, connection: int | None, entries: tuple[OptionEntry, ...], include_disabled: bool) -> None:
+        """``ListGameOptions``' answer: every option, those an option or save file disabled only when asked for."""
+        for entry in entries:
+            if entry.enabled or include_disabled:
+                self._deliver(connection, C.GameOption(0, entry))
 
     def _option_entries(self) -> tuple[OptionEntry, ...]:
         if self.game is not None:
@@ -832,10 +836,8 @@ class Table:
         for player in newcomers:
             connection = self._connection_of(player)
             self._deliver(connection, game.game_message(self.protocol))
-            # As the original, a ListGameOptions 0 on the player's behalf: disabled options are left out.
-            for entry in game.options.entries():
-                if entry.enabled:
-                    self._deliver(connection, C.GameOption(0, entry))
+            # As the original, a ListGameOptions 0 on the player's behalf.
+            self._list_options(connection, game.options.entries(), include_disabled=False)
         if game.hand_in_progress and newcomers:
             if self.settings.nohist:
                 for record in self.players:
