@@ -108,7 +108,7 @@ def from_table(hand: SeatHand, win: Win) -> WinningHand:
     return WinningHand(
         seat=WINDS.index(hand.own_wind),
         round_wind=WINDS.index(hand.prevailing_wind),
-        exposed=tuple(m for m in hand.melds if m.kind in (MeldKind.CHOW, MeldKind.PUNG, MeldKind.KONG)),
+        exposed=tuple(m for m in hand.melds if m.kind in SET_NAME),
         concealed=hand.concealed,
         winning_tile=win.tile,
         how=how,

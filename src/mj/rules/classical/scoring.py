@@ -978,6 +978,10 @@ def _assemble(entries: list[Entry], nolimit: bool, limit: int) -> HandScore:
     return HandScore(score, "\n".join(lines))
 
 
+#: The values of a 32-bit C ``int``, as the original computes limits.
+_INT_SPAN: Final = 2**32
+
+
 def _limit_worth(clims: int, limit: int) -> int:
     """``clims`` centi-limits of a ScoreLimit of ``limit``, computed as the original does: in a C
     ``int``, which a ScoreLimit above 21474836 overflows (a limit hand under ScoreLimit 100000000
@@ -985,9 +989,6 @@ def _limit_worth(clims: int, limit: int) -> int:
     product = (clims * limit + _INT_SPAN // 2) % _INT_SPAN - _INT_SPAN // 2
     return -(-product // 100) if product < 0 else product // 100
 
-
-#: The values of a 32-bit C ``int``, as the original computes limits.
-_INT_SPAN: Final = 2**32
 
 # The layout of the totals lines (printf templates: the quickest formatting in CPython).
 _TOTAL_PTS: Final = f"{'total pts':<11} %3d"
