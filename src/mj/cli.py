@@ -77,6 +77,16 @@ def _play_args(argv: list[str] | None) -> list[str] | None:
     return words[1:] if words[:1] == ["play"] else None
 
 
+def _innermost(parser: argparse.ArgumentParser, args: argparse.Namespace) -> argparse.ArgumentParser:
+    """The subcommand's own parser, so that a wrong flag is answered with that command's usage, not ``mj``'s."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            chosen = action.choices.get(getattr(args, action.dest, None) or "")
+            if chosen is not None:
+                return _innermost(chosen, args)
+    return parser
+
+
 def main(argv: list[str] | None = None) -> int:
     play_args = _play_args(argv)
     if play_args is not None:
@@ -94,7 +104,9 @@ def main(argv: list[str] | None = None) -> int:
     pp = commands.add_parser("play", help="the same as xmj: a local game in the browser (xmj --help)", add_help=False)
     pp.add_argument("xmj_args", nargs=argparse.REMAINDER, help="xmj's options")
     pp.set_defaults(run=_play)
-    args = parser.parse_args(argv)
+    args, unknown = parser.parse_known_args(argv)
+    if unknown:
+        _innermost(parser, args).error(f"unrecognized arguments: {' '.join(unknown)}")
     try:
         return int(args.run(args))
     except KeyboardInterrupt:
