@@ -292,6 +292,50 @@ def test_the_hand_is_drawn_when_fewer_than_fourteen_tiles_remain_and_the_dealer_
     assert game.east == EAST and game.hands_started == 2
 
 
+def test_below_fourteen_tiles_a_draw_ends_the_hand_but_a_flowers_replacement_is_still_drawn() -> None:
+    """The seed puts the fourteen on the draw bid alone; a flower drawn is replaced "until he gets a normal tile"."""
+    hands = [
+        "2B 3B 4B 5B 6B 7B 8B 9B 1C 2C 3C 4C 6C GD",
+        "1B 1B 2D 6D 8D EW SW WW NW RD RD 5C WD",
+        "3C 4C 1D 1D 3D 3D 4D 4D 9D 9D 7D 7D 5D",
+        "6C 7C 5D 5D 5D 6D 6D 6D 8D 8D 8D 9D 9D",
+    ]
+    table = Table([wall(hands, draws="3F")])
+    game = table.game
+    game.wall.live_end = game.wall.live_next + 14
+    game.wall.loose_next = game.wall.live_end - 1
+    table.play(EAST, P.Discard(tiles.parse("GD"), False))
+    table.pass_all(SOUTH, WEST, NORTH)  # South draws the flower with 14 left, its replacement with 13
+    assert not any(isinstance(m, C.WashOut) for m in table.sent[EAST])
+    assert game.seats[1].specials == t("3F") and game.wall.tiles_left == 12
+    table.play(SOUTH, P.Discard(tiles.parse("WD"), False))
+    table.pass_all(WEST, NORTH, EAST)
+    assert any(isinstance(m, C.WashOut) for m in table.sent[EAST])
+
+
+def test_a_quadruplet_bid_below_fourteen_tiles_draws_its_replacement() -> None:
+    """The seed lets the bids on a discard stand whatever the wall holds, and a quadruplet "draws another tile"."""
+    hands = [
+        "2B 3B 4B 5B 6B 7B 8B 9B 1C 2C 3C 4C 6C 1D",
+        "1B 1B 2D 6D 8D EW SW WW NW RD RD 5C WD",
+        "3C 4C 1D 1D 1D 3D 3D 4D 4D 9D 9D 7D 7D",
+        "6C 7C 5D 5D 5D 6D 6D 6D 8D 8D 8D 9D 9D",
+    ]
+    table = Table([wall(hands)])
+    game = table.game
+    game.wall.live_end = game.wall.live_next + 13
+    game.wall.loose_next = game.wall.live_end - 1
+    table.play(EAST, P.Discard(tiles.parse("1D"), False))
+    table.play(SOUTH, P.NoClaim(table.serial()))
+    table.play(WEST, P.Kong(table.serial()))
+    table.play(NORTH, P.NoClaim(table.serial()))
+    assert not any(isinstance(m, C.WashOut) for m in table.sent[EAST])
+    assert game.wall.tiles_left == 12 and table.views[WEST].tiles_held == 14
+    table.play(WEST, P.Discard(tiles.parse("3C"), False))
+    table.pass_all(NORTH, EAST, SOUTH)
+    assert any(isinstance(m, C.WashOut) for m in table.sent[EAST])
+
+
 def test_a_tile_added_to_a_triplet_may_be_robbed_and_the_robbed_player_pays_as_feeder() -> None:
     hands = [
         "1B 2B 3B 5B 7B 8B 9B 1C 2C 3C 4C 6C 9C EW",

@@ -511,8 +511,12 @@ class Game:
 
     # -- drawing
 
+    def _wall_ends(self, *, loose: bool) -> bool:
+        """Whether the rule system ends the hand before this draw (``loose``: a replacement)."""
+        return self.rules.wall_ends(self.wall.tiles_left, self.kongs, self.options, loose=loose)
+
     def _draw_live(self, seat: int) -> bool:
-        tile = None if self.rules.wall_ends(self.wall.tiles_left, self.kongs, self.options) else self.wall.draw_live()
+        tile = None if self._wall_ends(loose=False) else self.wall.draw_live()
         if tile is None:
             self._wash_out("wall exhausted")
             return False
@@ -525,7 +529,7 @@ class Game:
         return True
 
     def _draw_loose(self, seat: int) -> bool:
-        tile = None if self.rules.wall_ends(self.wall.tiles_left, self.kongs, self.options) else self.wall.draw_loose()
+        tile = None if self._wall_ends(loose=True) else self.wall.draw_loose()
         if tile is None:
             self._wash_out("wall exhausted")
             return False
@@ -1280,7 +1284,7 @@ class Game:
             source=source,
             melds_before_win=seat.play_melds,
             visible=tuple(visible),
-            last_tile=self.wall.live_left == 0 or self.rules.wall_ends(self.wall.tiles_left, self.kongs, self.options),
+            last_tile=self.wall.live_left == 0 or self._wall_ends(loose=False),
             heavens_blessing=index == 0 and nobody_discarded and source is not WinSource.DISCARD,
             earths_blessing=index != 0 and source is WinSource.DISCARD and not others_discarded,
             kong_upon_kong=source is WinSource.LOOSE and self.kong_chain >= 2,

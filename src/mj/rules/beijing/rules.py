@@ -112,7 +112,8 @@ class BeijingRules(NoLiability, ClassicalRules):
     def dead_wall(self, options: GameOptions) -> DeadWallPolicy:
         return DeadWallPolicy.NONE
 
-    def wall_ends(self, tiles_left: int, kongs: int, options: GameOptions) -> bool:
+    def wall_ends(self, tiles_left: int, kongs: int, options: GameOptions, *, loose: bool) -> bool:
+        """The agreed tiles are kept from every draw, from the head or the tail (docs/rules-beijing.md)."""
         return tiles_left <= tiles_kept(options[opt.WALL_END], kongs)
 
     def course(self, options: GameOptions) -> Course:

@@ -52,7 +52,7 @@ class ClassicalRules:
             return DeadWallPolicy.NONE
         return DeadWallPolicy.SIXTEEN if options.flag("DeadWall16") else DeadWallPolicy.REPLENISHED
 
-    def wall_ends(self, tiles_left: int, kongs: int, options: GameOptions) -> bool:
+    def wall_ends(self, tiles_left: int, kongs: int, options: GameOptions, *, loose: bool) -> bool:
         """Never early: a classical hand is drawn only when the wall has no tile left to give."""
         return False
 

@@ -6,7 +6,8 @@ with what the seed changes:
 * 144 tiles; flowers and seasons are revealed and replaced by the engine as they are
   drawn ("he reveals it and keeps drawing"), the player declares nothing;
 * no dead wall: replacement tiles come off the wall like any other ("we don't make
-  that distinction in IMS"), and the hand is drawn when fewer than 14 tiles remain;
+  that distinction in IMS"), and the hand is drawn when a draw is due and fewer than
+  14 tiles remain (a replacement may still take one of them);
 * a concealed quadruplet stays hidden from the others until the hand ends, and only
   a quadruplet added to a revealed triplet may be robbed;
 * bids on a discard: the successor Draw (``NoClaim``) or a Connection at one of its
@@ -49,7 +50,7 @@ OPTION_ENTRIES: Final = system_options(
     _KEPT,
     (own_option(s.name, s.is_bool, s.default, s.description, s.allowed or ()) for s in ims_options.SCHEMA),
 )
-#: The hand is drawn when the wall holds fewer tiles than this (the seed).
+#: The hand is drawn when a draw is due and the wall holds fewer tiles than this (the seed).
 DRAWN_BELOW: Final = 14
 
 
@@ -89,8 +90,16 @@ class IMSRules(NoLiability, ClassicalRules):
     def dead_wall(self, options: GameOptions) -> DeadWallPolicy:
         return DeadWallPolicy.NONE
 
-    def wall_ends(self, tiles_left: int, kongs: int, options: GameOptions) -> bool:
-        return tiles_left < DRAWN_BELOW
+    def wall_ends(self, tiles_left: int, kongs: int, options: GameOptions, *, loose: bool) -> bool:
+        """A draw (the [Draw] bid, or the next seat's after a pass) is refused below 14 tiles; a replacement is not.
+
+        The seed puts the fourteen on the draw bid alone ("If his bid is draw, he draws a
+        tile ... The game is declared a draw if the stockpile has less than 14 tiles"), and
+        gives the replacements for a flower ("keeps drawing until he gets a normal tile")
+        and a quadruplet ("draws another tile to compensate") unconditionally: as from a
+        dead wall of fourteen elsewhere, they come from the last tiles until none is left.
+        """
+        return not loose and tiles_left < DRAWN_BELOW
 
     def course(self, options: GameOptions) -> Course:
         return Course(
