@@ -182,8 +182,64 @@ def test_a_triplet_bid_beats_a_connection_bid() -> None:
     sent = table.play(NORTH, P.NoClaim(serial))
     assert any(isinstance(m, C.PlayerPungs) and m.id == WEST for m in sent)
     assert any(isinstance(m, C.ClaimDenied) for m in sent)
-    # right after the claim West may only discard
-    assert all(m.startswith("Discard") for m in table.moves(WEST))
+
+
+def test_the_turn_a_connection_gives_allows_a_concealed_quadruplet() -> None:
+    """ "Then, this player gets the next turn": the turn's [Quadruplet] from four concealed tiles included."""
+    hands = [
+        "2B 3B 5B 6B 7B 8B 9B 1C 2C 3C 4C 6C GD 4B",
+        "1B 1B 1B 1B 2B 3B 6D 8D 2D EW SW RD WD",
+        "3C 4C 1D 1D 3D 3D 4D 4D 9D 9D 7D 7D 5D",
+        "6C 7C 5D 5D 5D 6D 6D 6D 8D 8D 8D 9D 9D",
+    ]
+    table = Table([wall(hands)])
+    table.play(EAST, P.Discard(tiles.parse("4B"), False))
+    table.play(SOUTH, P.Chow(table.serial(), ChowPosition.UPPER))
+    table.pass_all(WEST, NORTH)
+    assert P.DeclareClosedKong(tiles.parse("1B")).encode() in table.moves(SOUTH)
+    table.play(SOUTH, P.DeclareClosedKong(tiles.parse("1B")))
+    assert table.views[SOUTH].tiles_held == 14  # its replacement drawn
+    assert [m.tile for m in table.sent[WEST] if isinstance(m, C.PlayerDeclaresClosedKong)] == [BLANK]
+
+
+def test_the_turn_a_triplet_gives_allows_adding_the_fourth_tile_which_may_be_robbed() -> None:
+    """The turn's other [Quadruplet]: a revealed triplet and a 4th tile of its kind in the hand."""
+    hands = [
+        "2B 3B 4B 5B 6B 7B 8B 9B 1C 2C 3C 4C 6C 5C",
+        "1B 1B 2D 6D 8D EW SW WW NW RD RD GD WD",
+        "5C 5C 5C 1D 1D 3D 3D 4D 4D 9D 9D 7D 7D",
+        "6C 7C 5D 5D 5D 6D 6D 6D 8D 8D 8D 9D 9D",
+    ]
+    table = Table([wall(hands)])
+    table.play(EAST, P.Discard(tiles.parse("5C"), False))
+    table.play(SOUTH, P.NoClaim(table.serial()))
+    table.play(WEST, P.Pung(table.serial()))
+    table.play(NORTH, P.NoClaim(table.serial()))
+    assert P.AddToPung(tiles.parse("5C")).encode() in table.moves(WEST)
+    table.play(WEST, P.AddToPung(tiles.parse("5C")))
+    assert table.views[NORTH].pending is not None  # the robbing window
+    table.pass_all(NORTH, EAST, SOUTH)
+    assert table.views[WEST].tiles_held == 14
+
+
+def test_a_hand_a_claimed_connection_completes_may_not_go_out_in_its_turn() -> None:
+    """The tile that completes the hand is the MahJong bid's, which beats the connection: not a self-drawn win after."""
+    hands = [
+        "2B 3B 4B 5B 6B 7B 8B 9B 1C 2C 3C 4C 6C 7C",
+        "2B 3B 4B 5B 6B 7B 1D 1D 1D EW EW 8C 9C",
+        "3C 4C 2D 3D 3D 4D 4D 9D 9D 7D 7D 5D 5D",
+        "6C 8C 5D 5D 6D 6D 6D 8D 8D 8D 9D 9D WD",
+    ]
+    table = Table([wall(hands)])
+    table.play(EAST, P.Discard(tiles.parse("7C"), False))
+    serial = table.serial()
+    assert P.MahJong(serial).encode() in table.moves(SOUTH)
+    connect = next(m for m in table.views[SOUTH].legal_moves() if isinstance(m, P.Chow))
+    table.play(SOUTH, connect)
+    table.pass_all(WEST, NORTH)
+    assert all(m.startswith("Discard") for m in table.moves(SOUTH))
+    with pytest.raises(IllegalMove):
+        table.game.apply(SOUTH, P.MahJong(0))
 
 
 @pytest.mark.parametrize("multiple", [0, 1])

@@ -10,6 +10,8 @@ with what the seed changes:
   14 tiles remain (a replacement may still take one of them);
 * a concealed quadruplet stays hidden from the others until the hand ends, and only
   a quadruplet added to a revealed triplet may be robbed;
+* the turn a claim gives is a turn, quadruplets included, but without a win
+  (:attr:`~mj.rules.base.AfterClaim.KONGS`);
 * bids on a discard: the successor Draw (``NoClaim``) or a Connection at one of its
   three positions, anyone Pass (``NoClaim``), Triplet, Quadruplet or MahJong, with
   precedence pass < draw = connection < triplet = quadruplet < MahJong; with Multiple
@@ -29,7 +31,7 @@ from typing import Final
 
 from mj.melds import KongOrigin, Meld
 from mj.protocol.pmsg import PMsg
-from mj.rules.base import Claim, Course, DeadWallPolicy, HandScore, Payment, SeatHand, Settlement, Win
+from mj.rules.base import AfterClaim, Claim, Course, DeadWallPolicy, HandScore, Payment, SeatHand, Settlement, Win
 from mj.rules.classical.rules import ClassicalRules
 from mj.rules.ims import moves
 from mj.rules.ims import options as ims_options
@@ -110,7 +112,7 @@ class IMSRules(NoLiability, ClassicalRules):
             chow_any_position=False,
             seven_pairs=True,
             show_on_washout=True,
-            discard_only_after_claim=True,
+            moves_after_claim=AfterClaim.KONGS,
         )
 
     def legal_moves(self, view: SeatView) -> list[PMsg]:
