@@ -19,7 +19,7 @@ from mj.rules.ims.rules import IMS
 from mj.rules.options import GameOptions
 from mj.savefile import completed_rounds_comment, format_save, hand_start_comment, parse_save
 from mj.seatview import SeatView
-from mj.tiles import BLANK, Tile
+from mj.tiles import BLANK, GlibcRandom, Tile
 
 PLAYERS = (1, 2, 3, 4)
 EAST, SOUTH, WEST, NORTH = PLAYERS
@@ -107,6 +107,15 @@ class Table:
 
     def serial(self) -> int:
         return self.game.serial
+
+
+def test_a_random_player_is_chosen_to_be_the_dealer_and_the_others_follow_in_turn() -> None:
+    """The seed's first dealer is drawn, not the first to join; the seat winds then go round the table
+    (the order the players joined), from the table's seeded generator."""
+    joined = [11, 12, 13, 14]
+    drawn = {tuple(seats) for seed in range(40) if (seats := IMS.draw_seats(GlibcRandom(seed), joined)) is not None}
+    assert drawn == {(11, 12, 13, 14), (12, 13, 14, 11), (13, 14, 11, 12), (14, 11, 12, 13)}
+    assert IMS.draw_seats(GlibcRandom(5), joined) == IMS.draw_seats(GlibcRandom(5), joined)
 
 
 def test_flowers_dealt_are_revealed_by_the_engine_and_replaced_from_the_wall() -> None:

@@ -3,6 +3,7 @@
 Built on Chinese Classical's engine hooks (:class:`~mj.rules.classical.rules.ClassicalRules`),
 with what the seed changes:
 
+* a random player is the first dealer, the others in turn as they joined;
 * 144 tiles; flowers and seasons are revealed and replaced by the engine as they are
   drawn ("he reveals it and keeps drawing"), the player declares nothing;
 * no dead wall: replacement tiles come off the wall like any other ("we don't make
@@ -43,7 +44,7 @@ from mj.rules.noliability import NoLiability
 from mj.rules.options import GameOptions, own_option, system_options
 from mj.rules.winhand import HOW_OF, from_table
 from mj.seatview import SeatView
-from mj.tiles import DRAGONS, Tile
+from mj.tiles import DRAGONS, GlibcRandom, Tile
 
 #: The table's options: the claim timer's and the game's length from the classical table,
 #: and the seed's three table options (:data:`mj.rules.ims.options.SCHEMA`).
@@ -204,6 +205,11 @@ class IMSRules(NoLiability, ClassicalRules):
             texts.append(f"{SEAT_NAMES[seat]} wins {result.score}\n{paid.text}")
         east, south, west, north = changes
         return Settlement((east, south, west, north), "\n".join(texts) + "\n\n", tuple(payments))
+
+    def draw_seats(self, rng: GlibcRandom, players: Sequence[int]) -> list[int] | None:
+        """The seed's "A random player is chosen to be the dealer": the others follow it in turn, as they joined."""
+        first = rng.index(len(players) - 1)
+        return [*players[first:], *players[:first]]
 
     def dealer_rotates(self, winner: int | None, hands_as_east: int) -> bool:
         """The deal passes on only when another seat wins: the dealer stays on a win or a draw."""
