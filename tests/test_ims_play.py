@@ -276,6 +276,29 @@ def test_mahjong_bids_on_one_discard_go_to_the_closest_successor_or_with_multipl
     assert changes == (-sum(paid.values()), 0, paid[WEST], paid.get(NORTH, 0))
 
 
+@pytest.mark.parametrize(("multiple", "next_dealer"), [(0, SOUTH), (1, EAST)])
+def test_the_dealer_stays_when_among_the_winners_and_otherwise_south_deals(multiple: int, next_dealer: int) -> None:
+    """South's discard completes East's and West's hands: with Multiple Wins both win and the dealer stays;
+    without, West alone (the closer successor) wins and the old South deals next."""
+    hands = [
+        "1B 2B 3B 4B 5B 6B 7B 8B 9B 1C 1C 1C 5D GD",
+        "1D 1D 9D 9D EW SW WW NW RD RD WD 6D 8D",
+        "2C 3C 4C 6C 7C 8C 2D 2D 2D 3D 4D 5D 5D",
+        "3B 4B 6C 7C 3D 4D 6D 8D 9C 9C 9C 2C 3C",
+    ]
+    table = Table([wall(hands, draws="5D"), wall(hands)], MultipleWins=multiple)
+    table.play(EAST, P.Discard(tiles.parse("GD"), False))
+    table.pass_all(SOUTH, WEST, NORTH)
+    table.play(SOUTH, P.Discard(tiles.parse("5D"), False))
+    serial = table.serial()
+    table.play(WEST, P.MahJong(serial))
+    table.play(NORTH, P.NoClaim(serial))
+    sent = table.play(EAST, P.MahJong(serial))
+    assert [m.id for m in sent if isinstance(m, C.PlayerMahJongs)] == ([WEST, EAST] if multiple else [WEST])
+    table.ready_all()
+    assert table.game.east == next_dealer
+
+
 def test_minimum_fan_two_keeps_a_poor_hand_from_going_out() -> None:
     hands = [
         "2B 3B 4B 5B 6B 7B 8B 9B 1C 2C 3C 4C 6C 5C",
