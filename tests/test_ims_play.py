@@ -19,7 +19,7 @@ from mj.rules.ims.rules import IMS
 from mj.rules.options import GameOptions
 from mj.savefile import completed_rounds_comment, format_save, hand_start_comment, parse_save
 from mj.seatview import SeatView
-from mj.tiles import BLANK, Tile
+from mj.tiles import BLANK, GlibcRandom, Tile
 
 PLAYERS = (1, 2, 3, 4)
 EAST, SOUTH, WEST, NORTH = PLAYERS
@@ -109,6 +109,15 @@ class Table:
         return self.game.serial
 
 
+def test_a_random_player_is_chosen_to_be_the_dealer_and_the_others_follow_in_turn() -> None:
+    """The seed's first dealer is drawn, not the first to join; the seat winds then go round the table
+    (the order the players joined), from the table's seeded generator."""
+    joined = [11, 12, 13, 14]
+    drawn = {tuple(seats) for seed in range(40) if (seats := IMS.draw_seats(GlibcRandom(seed), joined)) is not None}
+    assert drawn == {(11, 12, 13, 14), (12, 13, 14, 11), (13, 14, 11, 12), (14, 11, 12, 13)}
+    assert IMS.draw_seats(GlibcRandom(5), joined) == IMS.draw_seats(GlibcRandom(5), joined)
+
+
 def test_flowers_dealt_are_revealed_by_the_engine_and_replaced_from_the_wall() -> None:
     hands = [
         "1F 2B 3B 4B 5B 6B 7B 8B 9B 1C 2C 3C 4C 5C",
@@ -182,8 +191,64 @@ def test_a_triplet_bid_beats_a_connection_bid() -> None:
     sent = table.play(NORTH, P.NoClaim(serial))
     assert any(isinstance(m, C.PlayerPungs) and m.id == WEST for m in sent)
     assert any(isinstance(m, C.ClaimDenied) for m in sent)
-    # right after the claim West may only discard
-    assert all(m.startswith("Discard") for m in table.moves(WEST))
+
+
+def test_the_turn_a_connection_gives_allows_a_concealed_quadruplet() -> None:
+    """ "Then, this player gets the next turn": the turn's [Quadruplet] from four concealed tiles included."""
+    hands = [
+        "2B 3B 5B 6B 7B 8B 9B 1C 2C 3C 4C 6C GD 4B",
+        "1B 1B 1B 1B 2B 3B 6D 8D 2D EW SW RD WD",
+        "3C 4C 1D 1D 3D 3D 4D 4D 9D 9D 7D 7D 5D",
+        "6C 7C 5D 5D 5D 6D 6D 6D 8D 8D 8D 9D 9D",
+    ]
+    table = Table([wall(hands)])
+    table.play(EAST, P.Discard(tiles.parse("4B"), False))
+    table.play(SOUTH, P.Chow(table.serial(), ChowPosition.UPPER))
+    table.pass_all(WEST, NORTH)
+    assert P.DeclareClosedKong(tiles.parse("1B")).encode() in table.moves(SOUTH)
+    table.play(SOUTH, P.DeclareClosedKong(tiles.parse("1B")))
+    assert table.views[SOUTH].tiles_held == 14  # its replacement drawn
+    assert [m.tile for m in table.sent[WEST] if isinstance(m, C.PlayerDeclaresClosedKong)] == [BLANK]
+
+
+def test_the_turn_a_triplet_gives_allows_adding_the_fourth_tile_which_may_be_robbed() -> None:
+    """The turn's other [Quadruplet]: a revealed triplet and a 4th tile of its kind in the hand."""
+    hands = [
+        "2B 3B 4B 5B 6B 7B 8B 9B 1C 2C 3C 4C 6C 5C",
+        "1B 1B 2D 6D 8D EW SW WW NW RD RD GD WD",
+        "5C 5C 5C 1D 1D 3D 3D 4D 4D 9D 9D 7D 7D",
+        "6C 7C 5D 5D 5D 6D 6D 6D 8D 8D 8D 9D 9D",
+    ]
+    table = Table([wall(hands)])
+    table.play(EAST, P.Discard(tiles.parse("5C"), False))
+    table.play(SOUTH, P.NoClaim(table.serial()))
+    table.play(WEST, P.Pung(table.serial()))
+    table.play(NORTH, P.NoClaim(table.serial()))
+    assert P.AddToPung(tiles.parse("5C")).encode() in table.moves(WEST)
+    table.play(WEST, P.AddToPung(tiles.parse("5C")))
+    assert table.views[NORTH].pending is not None  # the robbing window
+    table.pass_all(NORTH, EAST, SOUTH)
+    assert table.views[WEST].tiles_held == 14
+
+
+def test_a_hand_a_claimed_connection_completes_may_not_go_out_in_its_turn() -> None:
+    """The tile that completes the hand is the MahJong bid's, which beats the connection: not a self-drawn win after."""
+    hands = [
+        "2B 3B 4B 5B 6B 7B 8B 9B 1C 2C 3C 4C 6C 7C",
+        "2B 3B 4B 5B 6B 7B 1D 1D 1D EW EW 8C 9C",
+        "3C 4C 2D 3D 3D 4D 4D 9D 9D 7D 7D 5D 5D",
+        "6C 8C 5D 5D 6D 6D 6D 8D 8D 8D 9D 9D WD",
+    ]
+    table = Table([wall(hands)])
+    table.play(EAST, P.Discard(tiles.parse("7C"), False))
+    serial = table.serial()
+    assert P.MahJong(serial).encode() in table.moves(SOUTH)
+    connect = next(m for m in table.views[SOUTH].legal_moves() if isinstance(m, P.Chow))
+    table.play(SOUTH, connect)
+    table.pass_all(WEST, NORTH)
+    assert all(m.startswith("Discard") for m in table.moves(SOUTH))
+    with pytest.raises(IllegalMove):
+        table.game.apply(SOUTH, P.MahJong(0))
 
 
 @pytest.mark.parametrize("multiple", [0, 1])
@@ -209,6 +274,29 @@ def test_mahjong_bids_on_one_discard_go_to_the_closest_successor_or_with_multipl
     paid = {m.id: m.score for m in scores}
     # each winner is paid as fed: the feeder (East) pays the score, the others the bonus (0 here)
     assert changes == (-sum(paid.values()), 0, paid[WEST], paid.get(NORTH, 0))
+
+
+@pytest.mark.parametrize(("multiple", "next_dealer"), [(0, SOUTH), (1, EAST)])
+def test_the_dealer_stays_when_among_the_winners_and_otherwise_south_deals(multiple: int, next_dealer: int) -> None:
+    """South's discard completes East's and West's hands: with Multiple Wins both win and the dealer stays;
+    without, West alone (the closer successor) wins and the old South deals next."""
+    hands = [
+        "1B 2B 3B 4B 5B 6B 7B 8B 9B 1C 1C 1C 5D GD",
+        "1D 1D 9D 9D EW SW WW NW RD RD WD 6D 8D",
+        "2C 3C 4C 6C 7C 8C 2D 2D 2D 3D 4D 5D 5D",
+        "3B 4B 6C 7C 3D 4D 6D 8D 9C 9C 9C 2C 3C",
+    ]
+    table = Table([wall(hands, draws="5D"), wall(hands)], MultipleWins=multiple)
+    table.play(EAST, P.Discard(tiles.parse("GD"), False))
+    table.pass_all(SOUTH, WEST, NORTH)
+    table.play(SOUTH, P.Discard(tiles.parse("5D"), False))
+    serial = table.serial()
+    table.play(WEST, P.MahJong(serial))
+    table.play(NORTH, P.NoClaim(serial))
+    sent = table.play(EAST, P.MahJong(serial))
+    assert [m.id for m in sent if isinstance(m, C.PlayerMahJongs)] == ([WEST, EAST] if multiple else [WEST])
+    table.ready_all()
+    assert table.game.east == next_dealer
 
 
 def test_minimum_fan_two_keeps_a_poor_hand_from_going_out() -> None:
@@ -290,6 +378,50 @@ def test_the_hand_is_drawn_when_fewer_than_fourteen_tiles_remain_and_the_dealer_
     assert any(isinstance(m, C.WashOut) for m in table.sent[EAST])
     table.ready_all()
     assert game.east == EAST and game.hands_started == 2
+
+
+def test_below_fourteen_tiles_a_draw_ends_the_hand_but_a_flowers_replacement_is_still_drawn() -> None:
+    """The seed puts the fourteen on the draw bid alone; a flower drawn is replaced "until he gets a normal tile"."""
+    hands = [
+        "2B 3B 4B 5B 6B 7B 8B 9B 1C 2C 3C 4C 6C GD",
+        "1B 1B 2D 6D 8D EW SW WW NW RD RD 5C WD",
+        "3C 4C 1D 1D 3D 3D 4D 4D 9D 9D 7D 7D 5D",
+        "6C 7C 5D 5D 5D 6D 6D 6D 8D 8D 8D 9D 9D",
+    ]
+    table = Table([wall(hands, draws="3F")])
+    game = table.game
+    game.wall.live_end = game.wall.live_next + 14
+    game.wall.loose_next = game.wall.live_end - 1
+    table.play(EAST, P.Discard(tiles.parse("GD"), False))
+    table.pass_all(SOUTH, WEST, NORTH)  # South draws the flower with 14 left, its replacement with 13
+    assert not any(isinstance(m, C.WashOut) for m in table.sent[EAST])
+    assert game.seats[1].specials == t("3F") and game.wall.tiles_left == 12
+    table.play(SOUTH, P.Discard(tiles.parse("WD"), False))
+    table.pass_all(WEST, NORTH, EAST)
+    assert any(isinstance(m, C.WashOut) for m in table.sent[EAST])
+
+
+def test_a_quadruplet_bid_below_fourteen_tiles_draws_its_replacement() -> None:
+    """The seed lets the bids on a discard stand whatever the wall holds, and a quadruplet "draws another tile"."""
+    hands = [
+        "2B 3B 4B 5B 6B 7B 8B 9B 1C 2C 3C 4C 6C 1D",
+        "1B 1B 2D 6D 8D EW SW WW NW RD RD 5C WD",
+        "3C 4C 1D 1D 1D 3D 3D 4D 4D 9D 9D 7D 7D",
+        "6C 7C 5D 5D 5D 6D 6D 6D 8D 8D 8D 9D 9D",
+    ]
+    table = Table([wall(hands)])
+    game = table.game
+    game.wall.live_end = game.wall.live_next + 13
+    game.wall.loose_next = game.wall.live_end - 1
+    table.play(EAST, P.Discard(tiles.parse("1D"), False))
+    table.play(SOUTH, P.NoClaim(table.serial()))
+    table.play(WEST, P.Kong(table.serial()))
+    table.play(NORTH, P.NoClaim(table.serial()))
+    assert not any(isinstance(m, C.WashOut) for m in table.sent[EAST])
+    assert game.wall.tiles_left == 12 and table.views[WEST].tiles_held == 14
+    table.play(WEST, P.Discard(tiles.parse("3C"), False))
+    table.pass_all(NORTH, EAST, SOUTH)
+    assert any(isinstance(m, C.WashOut) for m in table.sent[EAST])
 
 
 def test_a_tile_added_to_a_triplet_may_be_robbed_and_the_robbed_player_pays_as_feeder() -> None:

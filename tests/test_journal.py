@@ -29,8 +29,6 @@ from mj.table import LoadError, Table, TableSettings
 from test_server_sessions import GAME_TIME, SLOW, Lab, replay_verdict
 
 NUM_ROUNDS_1 = OptionEntry("NumRounds", OptionType.NAT, 0, True, 1, "number of rounds to play")
-#: Moves everyone is told of, and player 1's own draws: how the first server's log shows the hand to cnx1.
-_PUBLIC_MOVE = re.compile(r"Player(?!Draws|DrawsLoose|DoesntClaim)\w+ |PlayerDraws(Loose)? 1 ")
 
 
 @pytest.fixture
@@ -43,15 +41,26 @@ def lab(tmp_path: Path) -> Iterator[Lab]:
         started.stop()
 
 
-def moves_sent_to_player_1(log: bytes, after: bytes = b">cnx1 NewHand ") -> list[str]:
-    """The moves of the last hand sent to cnx1, in order (from its last NewHand on)."""
-    hand = log[log.rindex(after) :].decode("latin-1")
-    texts = [line[len(">cnx1 ") :] for line in hand.split("\r\n") if line.startswith(">cnx1 ")]
-    return [text for text in texts if _PUBLIC_MOVE.match(text)]
+def _public_move(dealer: int) -> re.Pattern[str]:
+    """Moves everyone is told of, and the ``dealer``'s own draws: how a server's log shows a hand.
+
+    The log holds a message sent to every player once, as sent to the dealer's connection.
+    """
+    return re.compile(rf"Player(?!Draws|DrawsLoose|DoesntClaim)\w+ |PlayerDraws(Loose)? {dealer} ")
 
 
-def moves_in(history: tuple[C.CMsg, ...]) -> list[str]:
-    return [text for text in (item.encode() for item in history) if _PUBLIC_MOVE.match(text)]
+def moves_sent_to_dealer(log: bytes, dealer: int) -> list[str]:
+    """The moves of the last hand sent to the ``dealer``'s connection (cnxN for id N), from its last NewHand."""
+    prefix = f">cnx{dealer} "
+    hand = log[log.rindex(f"{prefix}NewHand ".encode()) :].decode("latin-1")
+    public = _public_move(dealer)
+    texts = [line[len(prefix) :] for line in hand.split("\r\n") if line.startswith(prefix)]
+    return [text for text in texts if public.match(text)]
+
+
+def moves_in(history: tuple[C.CMsg, ...], dealer: int) -> list[str]:
+    public = _public_move(dealer)
+    return [text for text in (item.encode() for item in history) if public.match(text)]
 
 
 def test_the_journal_is_the_save_file_after_every_event_of_a_whole_game(tmp_path: Path) -> None:
@@ -133,11 +142,11 @@ def test_a_journal_of_a_server_killed_mid_hand_resumes_at_its_last_move(lab: Lab
     os.kill(first.pid, signal.SIGKILL)
     assert lab.wait_exits(first, timeout=10) == [-signal.SIGKILL]
     lab.wait_exits(*robots, timeout=20)  # they lose the server
-    before_kill = moves_sent_to_player_1(lab.log())
+    before_kill = moves_sent_to_dealer(lab.log(), 1)
     assert b" Settlement " not in lab.log(), "precondition: killed in the first hand (seed 1003: 52 discards)"
 
     journal = parse_save((lab.workdir / "journal.mjs").read_bytes().decode("latin-1"))
-    kept = moves_in(journal.history)
+    kept = moves_in(journal.history, 1)
     assert sum(move.startswith("PlayerDiscards ") for move in before_kill) >= 6
     assert kept[: len(before_kill)] == before_kill, "every move before the kill is in the journal"
     assert len(kept) - len(before_kill) <= 1, "and at most the move whose answer the kill cut off"
@@ -149,7 +158,7 @@ def test_a_journal_of_a_server_killed_mid_hand_resumes_at_its_last_move(lab: Lab
     assert lab.wait_exits(*robots) == [0, 0, 0, 0]
     assert lab.wait_exits(second, timeout=10) == [0], lab.stderr()
     resumed = lab.log()
-    told = moves_sent_to_player_1(resumed.split(b" Pause 0 0 to continue play\r\n")[0])
+    told = moves_sent_to_dealer(resumed.split(b" Pause 0 0 to continue play\r\n")[0], 1)
     assert told == kept, "the rejoining players are told the hand up to the last move"
     assert resumed.count(b" GameOver\r\n") == 1
     assert "Game over. Final scores:" in lab.stdout()
@@ -168,8 +177,8 @@ def test_a_signal_saves_the_game_with_save_on_exit(signum: signal.Signals, lab: 
     saved = sorted(lab.workdir.glob("game-*.mjs"))
     assert len(saved) == 1, sorted(p.name for p in lab.workdir.iterdir())
     assert f"the game is saved in {saved[0].name}" in lab.stderr()
-    kept = moves_in(parse_save(saved[0].read_bytes().decode("latin-1")).history)
-    sent = moves_sent_to_player_1(lab.log())
+    kept = moves_in(parse_save(saved[0].read_bytes().decode("latin-1")).history, 1)
+    sent = moves_sent_to_dealer(lab.log(), 1)
     assert kept[: len(sent)] == sent, "every move sent is saved"
     assert len(kept) - len(sent) <= 1, "and at most the one that --pause held back"
 

@@ -18,7 +18,7 @@ import pytest
 
 from mj.rules.ims.rules import IMS
 from mj.savefile import parse_save
-from test_journal import moves_in, moves_sent_to_player_1
+from test_journal import moves_in, moves_sent_to_dealer
 from test_server_sessions import GAME_TIME, SLOW, Lab, replay_verdict
 
 #: Our robot program, on the server's socket.
@@ -59,11 +59,12 @@ def test_an_ims_journal_of_a_server_killed_mid_hand_resumes_with_rules_ims_and_t
     os.kill(first.pid, signal.SIGKILL)
     assert lab.wait_exits(first, timeout=10) == [-signal.SIGKILL]
     lab.wait_exits(*robots, timeout=20)
-    before_kill = moves_sent_to_player_1(lab.log())
     assert b" Settlement " not in lab.log(), "precondition: killed in the first hand"
 
     journal = parse_save((lab.workdir / "journal.mjs").read_bytes().decode("latin-1"), IMS)
-    kept = moves_in(journal.history)
+    dealer = journal.game.east  # drawn at random (the seed), not the first to join
+    before_kill = moves_sent_to_dealer(lab.log(), dealer)
+    kept = moves_in(journal.history, dealer)
     assert kept[: len(before_kill)] == before_kill, "every move before the kill is in the journal"
 
     second = lab.start_server("--rules", "ims", "--timeout", "0", "--load-game", "journal.mjs", logfile="resumed.log")

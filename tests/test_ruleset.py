@@ -91,7 +91,7 @@ def test_classical_has_a_dead_wall_only_when_dead_wall_is_on() -> None:
 def draws_one_by_one(rules: Ruleset, live_left: int, tiles_left: int, kongs: int, options: GameOptions) -> int:
     """The engine's reading: before each draw it asks whether the wall ends, and stops at the first yes."""
     given = 0
-    while given < live_left and not rules.wall_ends(tiles_left - given, kongs, options):
+    while given < live_left and not rules.wall_ends(tiles_left - given, kongs, options, loose=False):
         given += 1
     return given
 

@@ -24,7 +24,7 @@ from mj.melds import KongOrigin, Meld, MeldKind, chow, kong, pair, pung, special
 from mj.protocol import cmsg as C
 from mj.protocol import pmsg as P
 from mj.protocol.fields import ChowPosition
-from mj.rules.base import Claim, Course, DeadWallPolicy, HandScore, SeatHand, Win, WinSource
+from mj.rules.base import AfterClaim, Claim, Course, DeadWallPolicy, HandScore, SeatHand, Win, WinSource
 from mj.rules.classical.moves import chow_partners, closed_set, may_add_to_pung, may_call, may_discard
 from mj.rules.classical.rules import CLASSICAL
 from mj.rules.options import END, GameOptions, OptionError
@@ -511,8 +511,12 @@ class Game:
 
     # -- drawing
 
+    def _wall_ends(self, *, loose: bool) -> bool:
+        """Whether the rule system ends the hand before this draw (``loose``: a replacement)."""
+        return self.rules.wall_ends(self.wall.tiles_left, self.kongs, self.options, loose=loose)
+
     def _draw_live(self, seat: int) -> bool:
-        tile = None if self.rules.wall_ends(self.wall.tiles_left, self.kongs, self.options) else self.wall.draw_live()
+        tile = None if self._wall_ends(loose=False) else self.wall.draw_live()
         if tile is None:
             self._wash_out("wall exhausted")
             return False
@@ -525,7 +529,7 @@ class Game:
         return True
 
     def _draw_loose(self, seat: int) -> bool:
-        tile = None if self.rules.wall_ends(self.wall.tiles_left, self.kongs, self.options) else self.wall.draw_loose()
+        tile = None if self._wall_ends(loose=True) else self.wall.draw_loose()
         if tile is None:
             self._wash_out("wall exhausted")
             return False
@@ -590,7 +594,9 @@ class Game:
         index = self.seat_index(player)
         seat = self.seats[index]
         in_turn = self.pending is None and index == self.turn
-        if not in_turn or self.phase not in (Phase.DISCARDING, Phase.DECLARING) or self.after_claim:
+        if not in_turn or self.phase not in (Phase.DISCARDING, Phase.DECLARING):
+            raise IllegalMove("Can't declare a closed kong now")
+        if self.after_claim and self.course.moves_after_claim is not AfterClaim.KONGS:
             raise IllegalMove("Can't declare a closed kong now")
         if not seat.holds(msg.tile, 4):
             raise IllegalMove("Don't have the tiles for that kong")
@@ -621,9 +627,12 @@ class Game:
     def _add_to_pung(self, player: int, msg: P.AddToPung) -> None:
         index, seat = self._require_turn(player, "Can't make a kong now")
         tile = msg.tile
-        if self.after_claim and self.course.discard_only_after_claim:
+        after = self.course.moves_after_claim
+        if self.after_claim and after is AfterClaim.DISCARD:
             raise IllegalMove("Can't make a kong now")
-        if not may_add_to_pung(tile, self.after_claim, self.just_punged, self.config.protocol):
+        if after is AfterClaim.ORIGINAL and not may_add_to_pung(
+            tile, self.after_claim, self.just_punged, self.config.protocol
+        ):
             raise IllegalMove("Can't make a kong now")
         position = next(
             (i for i, m in enumerate(seat.melds) if m.kind is MeldKind.PUNG and not m.concealed and m.tile == tile),
@@ -652,7 +661,7 @@ class Game:
             self._claim(player, Claim.MAHJONG, msg.discard, None)
             return
         index, seat = self._require_turn(player, "Don't have a complete hand")
-        if self.after_claim and self.course.discard_only_after_claim:
+        if self.after_claim and self.course.moves_after_claim is not AfterClaim.ORIGINAL:
             raise IllegalMove("Don't have a Mah Jong")
         if self.last_draw is not None:
             tile, source = self.last_draw
@@ -1280,7 +1289,7 @@ class Game:
             source=source,
             melds_before_win=seat.play_melds,
             visible=tuple(visible),
-            last_tile=self.wall.live_left == 0 or self.rules.wall_ends(self.wall.tiles_left, self.kongs, self.options),
+            last_tile=self.wall.live_left == 0 or self._wall_ends(loose=False),
             heavens_blessing=index == 0 and nobody_discarded and source is not WinSource.DISCARD,
             earths_blessing=index != 0 and source is WinSource.DISCARD and not others_discarded,
             kong_upon_kong=source is WinSource.LOOSE and self.kong_chain >= 2,

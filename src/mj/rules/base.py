@@ -46,6 +46,19 @@ class DeadWallPolicy(Enum):
         return _DEAD_WALL_SIZE[self]
 
 
+class AfterClaim(Enum):
+    """What the player a claimed chow or pung gave the turn may do before its discard."""
+
+    #: Unix Mah-Jong's: go out, or make a kong of the pung just claimed (the protocol's), not
+    #: a concealed kong.
+    ORIGINAL = "original"
+    #: A quadruplet, concealed or added to a revealed triplet, but no win (IMS: the turn is
+    #: a turn, and the tile that completed the hand was the MahJong bid's).
+    KONGS = "kongs"
+    #: Only the discard (Beijing).
+    DISCARD = "discard"
+
+
 class WinSource(Enum):
     """Where the winning tile came from."""
 
@@ -148,8 +161,8 @@ class Course:
     seven_pairs: bool
     #: Every hand is shown when the wall is exhausted.
     show_on_washout: bool
-    #: In the turn a claimed discard gave, the player may only discard (no mah-jong, no kong).
-    discard_only_after_claim: bool
+    #: What the turn a claimed discard gave allows before the discard.
+    moves_after_claim: AfterClaim
     #: After the deal the next live tile is turned up as the wild indicator, shown to all (Beijing).
     wild_indicator: bool = False
 

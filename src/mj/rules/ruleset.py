@@ -77,9 +77,10 @@ class Ruleset(Protocol):
         """How loose tiles are provided: the engine builds the wall and each seat view counts it by this."""
         ...
 
-    def wall_ends(self, tiles_left: int, kongs: int, options: GameOptions) -> bool:
+    def wall_ends(self, tiles_left: int, kongs: int, options: GameOptions, *, loose: bool) -> bool:
         """Before a draw: whether the hand ends drawn with ``tiles_left`` tiles undrawn (live and dead),
-        ``kongs`` kongs having been made this hand.
+        ``kongs`` kongs having been made this hand; ``loose``: the draw is a replacement (for a flower
+        or a kong), which a rule system may give from tiles an ordinary draw may not reach (IMS).
 
         Without this, a hand ends drawn when the wall has no tile to give (:meth:`dead_wall` shapes that).
         A hand drawn with ``tiles_left`` tiles is drawn with fewer too (:func:`tiles_to_draw` relies on it).
@@ -218,20 +219,20 @@ def tiles_to_draw(
     # The draw with `last + r` tiles undrawn is refused for r < R and given from R on (R: the draws refused);
     # it is known to be refused at `last + known`.
     known = 0
-    if 0 < guess < live_left and rules.wall_ends(last + guess - 1, kongs, options):
-        if not rules.wall_ends(last + guess, kongs, options):
+    if 0 < guess < live_left and rules.wall_ends(last + guess - 1, kongs, options, loose=False):
+        if not rules.wall_ends(last + guess, kongs, options, loose=False):
             return live_left - guess
         known = guess
-    elif not rules.wall_ends(last, kongs, options):
+    elif not rules.wall_ends(last, kongs, options, loose=False):
         return live_left
     step = 1
-    while known + step < live_left and rules.wall_ends(last + known + step, kongs, options):
+    while known + step < live_left and rules.wall_ends(last + known + step, kongs, options, loose=False):
         known += step
         step *= 2
     bound = min(known + step, live_left)
     while bound - known > 1:
         middle = (known + bound) // 2
-        if rules.wall_ends(last + middle, kongs, options):
+        if rules.wall_ends(last + middle, kongs, options, loose=False):
             known = middle
         else:
             bound = middle

@@ -35,7 +35,7 @@ from mj.hand.wild import arrangements, is_complete
 from mj.melds import KongOrigin, Meld, MeldKind
 from mj.protocol import pmsg as P
 from mj.protocol.pmsg import PMsg
-from mj.rules.base import Course, DeadWallPolicy, HandScore, Payment, SeatHand, Settlement, Win, WinSource
+from mj.rules.base import AfterClaim, Course, DeadWallPolicy, HandScore, Payment, SeatHand, Settlement, Win, WinSource
 from mj.rules.beijing import moves
 from mj.rules.beijing import options as opt
 from mj.rules.beijing.figures import payer_doubles
@@ -112,7 +112,8 @@ class BeijingRules(NoLiability, ClassicalRules):
     def dead_wall(self, options: GameOptions) -> DeadWallPolicy:
         return DeadWallPolicy.NONE
 
-    def wall_ends(self, tiles_left: int, kongs: int, options: GameOptions) -> bool:
+    def wall_ends(self, tiles_left: int, kongs: int, options: GameOptions, *, loose: bool) -> bool:
+        """The agreed tiles are kept from every draw, from the head or the tail (docs/rules-beijing.md)."""
         return tiles_left <= tiles_kept(options[opt.WALL_END], kongs)
 
     def course(self, options: GameOptions) -> Course:
@@ -125,7 +126,7 @@ class BeijingRules(NoLiability, ClassicalRules):
             chow_any_position=False,
             seven_pairs=True,
             show_on_washout=True,
-            discard_only_after_claim=True,
+            moves_after_claim=AfterClaim.DISCARD,
             wild_indicator=True,
         )
 

@@ -14,7 +14,7 @@ from typing import Final
 from mj import hand
 from mj.melds import KongOrigin, Meld, MeldKind
 from mj.protocol.pmsg import PMsg
-from mj.rules.base import Claim, Course, DeadWallPolicy, HandScore, SeatHand, Settlement, Win
+from mj.rules.base import AfterClaim, Claim, Course, DeadWallPolicy, HandScore, SeatHand, Settlement, Win
 from mj.rules.classical import danger, moves
 from mj.rules.classical.scoring import score_hand
 from mj.rules.classical.settlement import settle
@@ -52,7 +52,7 @@ class ClassicalRules:
             return DeadWallPolicy.NONE
         return DeadWallPolicy.SIXTEEN if options.flag("DeadWall16") else DeadWallPolicy.REPLENISHED
 
-    def wall_ends(self, tiles_left: int, kongs: int, options: GameOptions) -> bool:
+    def wall_ends(self, tiles_left: int, kongs: int, options: GameOptions, *, loose: bool) -> bool:
         """Never early: a classical hand is drawn only when the wall has no tile left to give."""
         return False
 
@@ -110,7 +110,7 @@ class ClassicalRules:
             chow_any_position=True,
             seven_pairs=options.flag("SevenPairs"),
             show_on_washout=options.flag("ShowOnWashout"),
-            discard_only_after_claim=False,
+            moves_after_claim=AfterClaim.ORIGINAL,
         )
 
     def goes_out(self, hand: SeatHand, win: Win, options: GameOptions) -> bool:

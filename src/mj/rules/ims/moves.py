@@ -4,8 +4,9 @@ The seed's buttons are the protocol's messages (docs/protocol-extension.md):
 
 * in turn: [Discard] (``Discard``), [Quadruplet] from four concealed tiles
   (``DeclareClosedKong``) or added to a revealed triplet (``AddToPung``), [MahJong]
-  (``MahJong 0``); not in the turn a claimed discard gave (the seed's bids make the
-  set, then the player discards), where only the discard is left;
+  (``MahJong 0``); the turn a claimed connection or triplet gives is a turn too ("Then,
+  this player gets the next turn"), but without [MahJong]: a hand the claimed tile
+  completed went out by the MahJong bid, which beats every other;
 * on a discard: [Draw] for the discarder's successor and [Pass] for the others (both
   ``NoClaim``), [Connect] at each of the three positions for the successor only
   (``Chow`` with ``Lower``, ``Middle`` or ``Upper``), [Triplet] (``Pung``),
@@ -103,8 +104,6 @@ def _turn(view: SeatView, rules: IMSRules) -> list[P.PMsg]:
         return []  # a flower just drawn: the server reveals it and a replacement is on its way
     ordinary = sorted(_ORDINARY.intersection(concealed))
     found: list[P.PMsg] = [_DISCARDS[t] for t in ordinary]
-    if view.after_claim:
-        return found
     held = counts(concealed)
     for t in ordinary:
         if held[tiles.kind_index(t)] == 4:
@@ -114,6 +113,8 @@ def _turn(view: SeatView, rules: IMSRules) -> list[P.PMsg]:
         tile = meld.tile
         if meld.kind is MeldKind.PUNG and not meld.concealed and tile in ordinary:
             found.append(P.AddToPung(tile))
+    if view.after_claim:
+        return found  # the claim's tile was the MahJong bid's to take
     drawn = view.last_drawn if view.last_drawn is not None else (concealed[-1] if concealed else None)
     if drawn is None or drawn not in concealed:
         return found

@@ -3,12 +3,16 @@
 Built on Chinese Classical's engine hooks (:class:`~mj.rules.classical.rules.ClassicalRules`),
 with what the seed changes:
 
+* a random player is the first dealer, the others in turn as they joined;
 * 144 tiles; flowers and seasons are revealed and replaced by the engine as they are
   drawn ("he reveals it and keeps drawing"), the player declares nothing;
 * no dead wall: replacement tiles come off the wall like any other ("we don't make
-  that distinction in IMS"), and the hand is drawn when fewer than 14 tiles remain;
+  that distinction in IMS"), and the hand is drawn when a draw is due and fewer than
+  14 tiles remain (a replacement may still take one of them);
 * a concealed quadruplet stays hidden from the others until the hand ends, and only
   a quadruplet added to a revealed triplet may be robbed;
+* the turn a claim gives is a turn, quadruplets included, but without a win
+  (:attr:`~mj.rules.base.AfterClaim.KONGS`);
 * bids on a discard: the successor Draw (``NoClaim``) or a Connection at one of its
   three positions, anyone Pass (``NoClaim``), Triplet, Quadruplet or MahJong, with
   precedence pass < draw = connection < triplet = quadruplet < MahJong; with Multiple
@@ -28,7 +32,7 @@ from typing import Final
 
 from mj.melds import KongOrigin, Meld
 from mj.protocol.pmsg import PMsg
-from mj.rules.base import Claim, Course, DeadWallPolicy, HandScore, Payment, SeatHand, Settlement, Win
+from mj.rules.base import AfterClaim, Claim, Course, DeadWallPolicy, HandScore, Payment, SeatHand, Settlement, Win
 from mj.rules.classical.rules import ClassicalRules
 from mj.rules.ims import moves
 from mj.rules.ims import options as ims_options
@@ -40,7 +44,7 @@ from mj.rules.noliability import NoLiability
 from mj.rules.options import GameOptions, own_option, system_options
 from mj.rules.winhand import HOW_OF, from_table
 from mj.seatview import SeatView
-from mj.tiles import DRAGONS, Tile
+from mj.tiles import DRAGONS, GlibcRandom, Tile
 
 #: The table's options: the claim timer's and the game's length from the classical table,
 #: and the seed's three table options (:data:`mj.rules.ims.options.SCHEMA`).
@@ -49,7 +53,7 @@ OPTION_ENTRIES: Final = system_options(
     _KEPT,
     (own_option(s.name, s.is_bool, s.default, s.description, s.allowed or ()) for s in ims_options.SCHEMA),
 )
-#: The hand is drawn when the wall holds fewer tiles than this (the seed).
+#: The hand is drawn when a draw is due and the wall holds fewer tiles than this (the seed).
 DRAWN_BELOW: Final = 14
 
 
@@ -89,8 +93,16 @@ class IMSRules(NoLiability, ClassicalRules):
     def dead_wall(self, options: GameOptions) -> DeadWallPolicy:
         return DeadWallPolicy.NONE
 
-    def wall_ends(self, tiles_left: int, kongs: int, options: GameOptions) -> bool:
-        return tiles_left < DRAWN_BELOW
+    def wall_ends(self, tiles_left: int, kongs: int, options: GameOptions, *, loose: bool) -> bool:
+        """A draw (the [Draw] bid, or the next seat's after a pass) is refused below 14 tiles; a replacement is not.
+
+        The seed puts the fourteen on the draw bid alone ("If his bid is draw, he draws a
+        tile ... The game is declared a draw if the stockpile has less than 14 tiles"), and
+        gives the replacements for a flower ("keeps drawing until he gets a normal tile")
+        and a quadruplet ("draws another tile to compensate") unconditionally: as from a
+        dead wall of fourteen elsewhere, they come from the last tiles until none is left.
+        """
+        return not loose and tiles_left < DRAWN_BELOW
 
     def course(self, options: GameOptions) -> Course:
         return Course(
@@ -101,7 +113,7 @@ class IMSRules(NoLiability, ClassicalRules):
             chow_any_position=False,
             seven_pairs=True,
             show_on_washout=True,
-            discard_only_after_claim=True,
+            moves_after_claim=AfterClaim.KONGS,
         )
 
     def legal_moves(self, view: SeatView) -> list[PMsg]:
@@ -193,6 +205,11 @@ class IMSRules(NoLiability, ClassicalRules):
             texts.append(f"{SEAT_NAMES[seat]} wins {result.score}\n{paid.text}")
         east, south, west, north = changes
         return Settlement((east, south, west, north), "\n".join(texts) + "\n\n", tuple(payments))
+
+    def draw_seats(self, rng: GlibcRandom, players: Sequence[int]) -> list[int] | None:
+        """The seed's "A random player is chosen to be the dealer": the others follow it in turn, as they joined."""
+        first = rng.index(len(players) - 1)
+        return [*players[first:], *players[:first]]
 
     def dealer_rotates(self, winner: int | None, hands_as_east: int) -> bool:
         """The deal passes on only when another seat wins: the dealer stays on a win or a draw."""
