@@ -51,7 +51,6 @@ from mj.robot.personality import Personality
 from mj.robot.strategy import Claim, ClaimKind, Strategy
 from mj.rules.base import SeatHand, Win, WinSource
 from mj.rules.ims.options import COUNT_FLOWERS, MINIMUM_FAN
-from mj.rules.ims.rules import DRAWN_BELOW
 from mj.rules.ims.scoring import BONUS_ELEMENTS, FAN_ELEMENTS, MAX_FAN, score_of
 from mj.seatview import SeatView, chow_partners
 from mj.tiles import KINDS, NUM_KINDS, Tile, kind_index
@@ -161,8 +160,9 @@ class _Table:
                 + _FAN["Round Wind"] * (tile == view.prevailing)
             )
         self.honour_fan = fan
-        # The model's scale is a full live wall of 77 tiles; IMS ends the hand with 13 undrawn.
-        self.live = min(evaluate.FULL_WALL, max(0, view.live_tiles - DRAWN_BELOW + 1))
+        # The model's scale is a full live wall of 77 tiles; ``live_tiles`` already stops where IMS
+        # ends the hand, 13 tiles short of the wall's end.
+        self.live = min(evaluate.FULL_WALL, view.live_tiles)
         self.unseen = unseen
         self.memo = _Memo() if memo is None else memo
 
