@@ -50,6 +50,9 @@ class LobbyTable(Base):
     robots: Mapped[int]
     level: Mapped[int]
     seed: Mapped[int]
+    #: The secret the table's walls are dealt from (:class:`mj.tiles.KeyedRandom`), in hex; no answer of the lobby
+    #: shows it. None for a table made before keys (version 0006): its walls come from ``seed``, as ``--seed`` deals.
+    wall_key: Mapped[str | None] = mapped_column(String(64))
     #: The turn timer (seconds): the claim time, and how long a person may be gone before a robot
     #: stands in (0: no timer; then both are the lobby's claim time, mj.lobby.runner.CLAIM_SECONDS).
     turn_timer: Mapped[int]

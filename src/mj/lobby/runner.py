@@ -62,7 +62,7 @@ def table_setup(row: LobbyTable) -> TableSetup:
     entries = game_options(settings=[f"{name}={value}" for name, value in sorted(options.items())], rules=ruleset)
     timeout = 0 if row.robots >= 4 else row.turn_timer or CLAIM_SECONDS
     settings = TableSettings(timeout=timeout, seed=row.seed, option_entries=entries, rules=ruleset)
-    return TableSetup(settings, row.level)
+    return TableSetup(settings, row.level, None if row.wall_key is None else bytes.fromhex(row.wall_key))
 
 
 def robot_seeds(row: LobbyTable) -> dict[int, tuple[str, int]]:
