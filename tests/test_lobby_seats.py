@@ -280,6 +280,31 @@ def test_free_seats_are_filled_with_robots_of_the_tables_level_and_the_game_play
     assert _replays(log, tmp_path)
 
 
+def test_nobody_seated_changes_a_tables_options_which_stay_those_it_lists(start_lobby: Any, tmp_path: Path) -> None:
+    """The original makes the first person seated the game's manager, who may change any option at any moment of
+    the game: a guest made the listed game of one round one of eight, with 300 s to claim (and the page sends its
+    option preferences on its own where it may)."""
+    lobby: Lobby = start_lobby(f"sqlite:///{tmp_path / 'lobby.db'}")
+    table = _table_with_robots(lobby, 3)
+    status, seat = lobby.call("POST", f"/api/tables/{table}/sit", {"name": "Ann"})
+    assert status == 200
+
+    async def try_to_change() -> dict[str, Any]:
+        async with browser_tab(lobby.url, seat["token"]) as tab:
+            state = await tab.until(lambda s: s["dialog"] is not None, 30)
+            assert state["game"]["manager"] == -1, "nobody manages a lobby table"
+            for name, value in (("NumRounds", 8), ("Timeout", 300)):
+                await tab.send({"type": "set_option", "name": name, "value": value})
+                assert await tab.error() == (
+                    f"The server says: Not authorized to set game options (SetGameOption {name} {value})"
+                )
+            return {o["name"]: o["value"] for o in (await tab.until(lambda _s: True))["options"]}
+
+    options = run(try_to_change())
+    assert (options["NumRounds"], options["Timeout"]) == (1, CLAIM_SECONDS)
+    assert lobby.get(f"/api/tables/{table}")["options"] == {"NumRounds": 1}
+
+
 def _replays(log: str, tmp_path: Path) -> bool:
     path = tmp_path / "game.log"
     path.write_bytes(log.encode("latin-1"))
