@@ -8,6 +8,8 @@ with it every wall of the game. A lobby table deals from a 256-bit key instead
 
 from __future__ import annotations
 
+import sys
+import time
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -19,7 +21,14 @@ from lobby_games import recorded_game
 from mj.lobby import replayer
 from mj.lobby.models import LobbyTable
 from mj.lobby.store import Store
-from mj.tiles import KEY_BYTES, KeyedRandom, full_set, shuffled_wall
+from mj.logfile import parse_log
+from mj.protocol import cmsg as C
+from mj.protocol.framing import ENCODING
+from mj.server.robotgame import play_robot_game
+from mj.tiles import BLANK, KEY_BYTES, GlibcRandom, KeyedRandom, full_set, shuffled_wall
+
+OUR_SERVER = (sys.executable, "-m", "mj.server")
+OUR_PLAYER = str(Path(sys.executable).parent / "mj-player")
 
 
 def test_a_key_deals_each_number_equally_often_and_the_same_key_the_same_walls() -> None:
@@ -67,3 +76,35 @@ def test_a_lobby_table_deals_from_its_own_secret_key_which_no_answer_shows(
         for path in ("/api/tables", f"/api/tables/{made['table']}", f"/api/games/{game}/log", "/api/games")
     ]
     assert all(key not in str(answer) for answer in [record, first_hand, *answers])
+
+
+def test_mj_server_without_a_seed_deals_walls_that_no_seed_from_the_clock_deals(tmp_path: Path) -> None:
+    """The original seeds its generator from the clock at start: a player who knows roughly when the server
+    started finds the seed among a few thousand against her own dealt tiles, and knows every wall of the game."""
+    started = int(time.time())
+    dealt = _first_dealt(tmp_path / "unseeded")
+    clock = range(started - 300, int(time.time()) + 300)
+    assert [seed for seed in clock if shuffled_wall(GlibcRandom(seed), flowers=True)[:DEALT] == dealt] == []
+    # the search finds a seed that deals the walls: --seed N still deals the original's
+    seeded = _first_dealt(tmp_path / "seeded", "--seed", str(started))
+    assert [seed for seed in clock if shuffled_wall(GlibcRandom(seed), flowers=True)[:DEALT] == seeded] == [started]
+
+
+#: The tiles of a wall compared: more than enough to tell apart every seed searched.
+DEALT = 20
+
+
+def _first_dealt(folder: Path, *extra: str) -> list[int]:
+    """The first :data:`DEALT` tiles of the wall of the first hand that ``mj-server`` (with ``extra``) deals."""
+    folder.mkdir()
+    options = folder / "one-round.opt"
+    options.write_text("GameOption 0 NumRounds nat 0 1 1 number of rounds to play\n")
+    command = [*OUR_SERVER, "--server", "127.0.0.1:0", "--timeout", "0", "--exit-on-disconnect",
+               "--logfile", "game.log", "--option-file", str(options), *extra]  # fmt: skip
+    run = play_robot_game(command, folder, folder / "game.log", player=OUR_PLAYER)
+    assert run.ok, run.message
+    sent = (e.text for e in parse_log(run.log.decode(ENCODING)) if e.direction == ">" and e.text)
+    draws = (C.decode(text) for text in sent if text.startswith("PlayerDraws "))
+    dealt = [d.tile for d in draws if isinstance(d, C.PlayerDraws) and d.tile != BLANK][:DEALT]
+    assert len(dealt) == DEALT
+    return dealt
