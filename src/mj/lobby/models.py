@@ -25,6 +25,9 @@ class Account(Base):
 
     id: Mapped[int] = mapped_column(primary_key=True)
     name: Mapped[str] = mapped_column(String(40), unique=True)
+    #: The name's :func:`mj.lobby.accounts.name_key`, unique: ``ann`` is not another account than ``Ann``. None for
+    #: an account made before keys (version 0007) whose key an older account had already.
+    name_key: Mapped[str | None] = mapped_column(String(120), unique=True)
     #: The KDF's own encoded hash (algorithm, parameters, salt, digest); never the password.
     password_hash: Mapped[str] = mapped_column(String(200))
     created_at: Mapped[datetime]

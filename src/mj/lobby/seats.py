@@ -17,7 +17,7 @@ from typing import Any
 
 from aiohttp import web
 
-from mj.lobby.accounts import Who
+from mj.lobby.accounts import Who, name_key
 from mj.lobby.runner import TableRunner
 from mj.web.app import Gateway, GatewayConfig, RequestError
 from mj.web.hosts import HostPolicy
@@ -65,6 +65,9 @@ class LobbyGateway(Gateway):
         mine = next((p for p in players if p.name == name), None)
         if mine is None and len(players) >= 4:
             raise SeatError("no free seat at this table")
+        like = next((p.name for p in players if p.name != name and name_key(p.name) == name_key(name)), None)
+        if like is not None:
+            raise SeatHeld(f"{like} sits at this table: choose a name that differs from theirs by more than case")
         if mine is not None and mine.connection in runner.play.robots and mine.id not in runner.play.stand_ins:
             raise SeatError(f"{name} is a robot's seat")
         account_id = None if who is None else who.id
