@@ -1,9 +1,10 @@
-"""The lobby's walls come from a secret key, not from a seed a player could find by trying every one.
+"""Walls people play come from a secret key, not from a seed a player could find by trying every one.
 
-The original's generator deals from one of 2**32 seeds (the lobby drew them below 2**30):
-a player who knows her own dealt tiles finds the seed by trying them all, in minutes, and
-with it every wall of the game. A lobby table deals from a 256-bit key instead
-(:class:`mj.tiles.KeyedRandom`), kept with the table and shown by no answer.
+The original's generator deals from one of 2**32 seeds, and the original's server seeds it from
+the clock: a player who knows her own dealt tiles finds the seed by trying them all (in minutes;
+among the seconds around the server's start, at once), and with it every wall of the game. A
+lobby table deals from a 256-bit key (:class:`mj.tiles.KeyedRandom`), kept with the table and shown
+by no answer; ``mj-server`` without ``--seed`` deals from a key of its own.
 """
 
 from __future__ import annotations
