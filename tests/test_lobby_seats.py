@@ -16,7 +16,9 @@ import aiohttp
 
 from lobbyproc import Lobby
 from mj import tiles
+from mj.lobby.limits import CHAT_BURST, CHAT_RATE
 from mj.lobby.runner import CLAIM_SECONDS
+from mj.lobby.store import Store
 from mj.protocol import cmsg as C
 from test_web import browser_tab, run
 
@@ -303,6 +305,43 @@ def test_nobody_seated_changes_a_tables_options_which_stay_those_it_lists(start_
     options = run(try_to_change())
     assert (options["NumRounds"], options["Timeout"]) == (1, CLAIM_SECONDS)
     assert lobby.get(f"/api/tables/{table}")["options"] == {"NumRounds": 1}
+
+
+def test_a_seats_chat_is_held_to_a_burst_then_a_few_lines_a_second_as_mj_server_holds_a_players(
+    start_lobby: Any, tmp_path: Path
+) -> None:
+    """Every line a person writes at a table is a move of its record, and is sent to every player: a page sent
+    2,000 chat lines in two seconds, and the lobby stored and sent all of them."""
+    url = f"sqlite:///{tmp_path / 'lobby.db'}"
+    lobby: Lobby = start_lobby(url)
+    table = _table_with_robots(lobby, 3)
+    status, seat = lobby.call("POST", f"/api/tables/{table}/sit", {"name": "Ann"})
+    assert status == 200
+    game = lobby.get(f"/api/tables/{table}")["game"]
+
+    def chat_stored() -> int:
+        store = Store(url)
+        try:
+            return sum(1 for m in store.moves(game) if m.text is not None and m.text.startswith("SendMessage"))
+        finally:
+            store.close()
+
+    async def flood() -> tuple[float, list[str]]:
+        async with browser_tab(lobby.url, seat["token"]) as tab:
+            await tab.until(lambda s: s["dialog"] is not None, 30)
+            started = time.monotonic()
+            for n in range(200):
+                await tab.send({"type": "chat", "text": f"line {n}"})
+            refused = [await tab.error() for _ in range(100)]
+            took = time.monotonic() - started
+            await asyncio.sleep(2 / CHAT_RATE)
+            await tab.send({"type": "chat", "text": "after a pause"})
+            await tab.until(lambda s: any("after a pause" in str(line) for line in s["moves"]))
+            return took, refused
+
+    took, refused = run(flood())
+    assert set(refused) == {f"too many messages: {CHAT_BURST} at once, then {CHAT_RATE:g} a second; wait a moment"}
+    assert CHAT_BURST + 1 <= chat_stored() <= CHAT_BURST + 1 + took * CHAT_RATE + 1
 
 
 def _replays(log: str, tmp_path: Path) -> bool:
