@@ -159,9 +159,13 @@ class Accounts:
     async def login(self, client: str, name: object, password: object) -> tuple[Who, str]:
         if not isinstance(name, str) or not isinstance(password, str) or len(password) > MAX_PASSWORD:
             raise AccountError("wrong name or password")
-        self._attempt(client, name.strip())
-        with self.store.session() as s:
-            account = s.scalars(select(Account).where(Account.name == name.strip())).first()
+        typed = name.strip()
+        if not NAME.fullmatch(typed):  # no account's name: not worth an attempt, nor a key the rate limit keeps
+            raise AccountError("wrong name or password")
+        self._attempt(client, typed)
+        with self.store.session() as s:  # the name as typed, else its NFKC form (a full-width Ａnn is Ann)
+            named = s.scalars(select(Account).where(Account.name.in_({typed, unicodedata.normalize("NFKC", typed)})))
+            account = min(named.all(), key=lambda a: a.name != typed, default=None)
         stored = account.password_hash if account is not None else _dummy_hash()
         loop = asyncio.get_running_loop()
         try:
