@@ -97,6 +97,22 @@ def test_a_spectator_is_sent_the_public_lines_and_the_tables_chat(start_lobby: A
     assert [(c["name"], c["text"]) for c in lobby.get(f"/api/games/{game}")["chat"]] == [("Watcher", "good luck")]
 
 
+def test_at_a_table_a_guest_speaks_under_a_seated_persons_name_only_from_the_browser_holding_the_seat(
+    start_lobby: Any, tmp_path: Path
+) -> None:
+    """Anyone could post the table's chat under the name of a guest seated there, which the listing shows."""
+    lobby: Lobby = start_lobby(f"sqlite:///{tmp_path / 'lobby.db'}")
+    table = _table_with_robots(lobby, 3)
+    assert lobby.call("POST", f"/api/tables/{table}/sit", {"name": "Ann"})[0] == 200
+    stranger = lobby.browser()
+    for name in ("Ann", "ANN"):
+        assert stranger.call("POST", f"/api/tables/{table}/chat", {"name": name, "text": "I fold"}) == (
+            403, {"error": "Ann sits at this table: chat under another name"})  # fmt: skip
+    assert lobby.call("POST", f"/api/tables/{table}/chat", {"name": "Ann", "text": "hello"})[0] == 201
+    assert stranger.call("POST", f"/api/tables/{table}/chat", {"name": "Bea", "text": "hi"})[0] == 201
+    assert [(c["name"], c["text"]) for c in lobby.get(f"/api/tables/{table}/chat")] == [("Ann", "hello"), ("Bea", "hi")]
+
+
 def test_chat_in_the_lobby_is_kept_and_checked(start_lobby: Any, tmp_path: Path) -> None:
     lobby: Lobby = start_lobby(f"sqlite:///{tmp_path / 'lobby.db'}")
     assert lobby.call("POST", "/api/chat", {"name": "Ann", "text": "hello"})[0] == 201
