@@ -120,6 +120,8 @@ def test_a_lobby_killed_mid_game_resumes_its_table_and_the_record_has_every_move
     # while a hand is played, the record shows the game up to the last settled hand only
     settled = [h for h in partial["hands"] if h["last_move"] is not None]
     assert len(partial["moves"]) == settled[-1]["last_move"] + 1
+    # nor the seed, which deals every wall of the game: the hand in play's and those to come
+    assert partial["seed"] is None
     os.kill(lobby.process.pid, signal.SIGKILL)
     lobby.process.wait()
     store = Store(database_url)
@@ -132,6 +134,7 @@ def test_a_lobby_killed_mid_game_resumes_its_table_and_the_record_has_every_move
     resumed = again.wait_for(answer["table"], lambda t: t["status"] == "finished")
     assert resumed["hands"] >= table["hands"]
     finished = _check_whole_record(again, table["game"], tmp_path)
+    assert isinstance(finished["seed"], int)
     # a finished game's record survives a kill -9 too, and its table is not played again
     os.kill(again.process.pid, signal.SIGKILL)
     again.process.wait()

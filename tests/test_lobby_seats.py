@@ -16,7 +16,9 @@ import aiohttp
 
 from lobbyproc import Lobby
 from mj import tiles
+from mj.lobby.limits import CHAT_BURST, CHAT_RATE
 from mj.lobby.runner import CLAIM_SECONDS
+from mj.lobby.store import Store
 from mj.protocol import cmsg as C
 from test_web import browser_tab, run
 
@@ -93,6 +95,22 @@ def test_a_spectator_is_sent_the_public_lines_and_the_tables_chat(start_lobby: A
     assert [c["text"] for c in lobby.get(f"/api/tables/{table}/chat")] == ["good luck"]
     game = lobby.get(f"/api/tables/{table}")["game"]
     assert [(c["name"], c["text"]) for c in lobby.get(f"/api/games/{game}")["chat"]] == [("Watcher", "good luck")]
+
+
+def test_at_a_table_a_guest_speaks_under_a_seated_persons_name_only_from_the_browser_holding_the_seat(
+    start_lobby: Any, tmp_path: Path
+) -> None:
+    """Anyone could post the table's chat under the name of a guest seated there, which the listing shows."""
+    lobby: Lobby = start_lobby(f"sqlite:///{tmp_path / 'lobby.db'}")
+    table = _table_with_robots(lobby, 3)
+    assert lobby.call("POST", f"/api/tables/{table}/sit", {"name": "Ann"})[0] == 200
+    stranger = lobby.browser()
+    for name in ("Ann", "ANN"):
+        assert stranger.call("POST", f"/api/tables/{table}/chat", {"name": name, "text": "I fold"}) == (
+            403, {"error": "Ann sits at this table: chat under another name"})  # fmt: skip
+    assert lobby.call("POST", f"/api/tables/{table}/chat", {"name": "Ann", "text": "hello"})[0] == 201
+    assert stranger.call("POST", f"/api/tables/{table}/chat", {"name": "Bea", "text": "hi"})[0] == 201
+    assert [(c["name"], c["text"]) for c in lobby.get(f"/api/tables/{table}/chat")] == [("Ann", "hello"), ("Bea", "hi")]
 
 
 def test_chat_in_the_lobby_is_kept_and_checked(start_lobby: Any, tmp_path: Path) -> None:
@@ -278,6 +296,68 @@ def test_free_seats_are_filled_with_robots_of_the_tables_level_and_the_game_play
     assert sum(p["score"] for p in record["players"]) == 0
     log = lobby.call("GET", f"/api/games/{done['game']}/log")[1]
     assert _replays(log, tmp_path)
+
+
+def test_nobody_seated_changes_a_tables_options_which_stay_those_it_lists(start_lobby: Any, tmp_path: Path) -> None:
+    """The original makes the first person seated the game's manager, who may change any option at any moment of
+    the game: a guest made the listed game of one round one of eight, with 300 s to claim (and the page sends its
+    option preferences on its own where it may)."""
+    lobby: Lobby = start_lobby(f"sqlite:///{tmp_path / 'lobby.db'}")
+    table = _table_with_robots(lobby, 3)
+    status, seat = lobby.call("POST", f"/api/tables/{table}/sit", {"name": "Ann"})
+    assert status == 200
+
+    async def try_to_change() -> dict[str, Any]:
+        async with browser_tab(lobby.url, seat["token"]) as tab:
+            state = await tab.until(lambda s: s["dialog"] is not None, 30)
+            assert state["game"]["manager"] == -1, "nobody manages a lobby table"
+            for name, value in (("NumRounds", 8), ("Timeout", 300)):
+                await tab.send({"type": "set_option", "name": name, "value": value})
+                assert await tab.error() == (
+                    f"The server says: Not authorized to set game options (SetGameOption {name} {value})"
+                )
+            return {o["name"]: o["value"] for o in (await tab.until(lambda _s: True))["options"]}
+
+    options = run(try_to_change())
+    assert (options["NumRounds"], options["Timeout"]) == (1, CLAIM_SECONDS)
+    assert lobby.get(f"/api/tables/{table}")["options"] == {"NumRounds": 1}
+
+
+def test_a_seats_chat_is_held_to_a_burst_then_a_few_lines_a_second_as_mj_server_holds_a_players(
+    start_lobby: Any, tmp_path: Path
+) -> None:
+    """Every line a person writes at a table is a move of its record, and is sent to every player: a page sent
+    2,000 chat lines in two seconds, and the lobby stored and sent all of them."""
+    url = f"sqlite:///{tmp_path / 'lobby.db'}"
+    lobby: Lobby = start_lobby(url)
+    table = _table_with_robots(lobby, 3)
+    status, seat = lobby.call("POST", f"/api/tables/{table}/sit", {"name": "Ann"})
+    assert status == 200
+    game = lobby.get(f"/api/tables/{table}")["game"]
+
+    def chat_stored() -> int:
+        store = Store(url)
+        try:
+            return sum(1 for m in store.moves(game) if m.text is not None and m.text.startswith("SendMessage"))
+        finally:
+            store.close()
+
+    async def flood() -> tuple[float, list[str]]:
+        async with browser_tab(lobby.url, seat["token"]) as tab:
+            await tab.until(lambda s: s["dialog"] is not None, 30)
+            started = time.monotonic()
+            for n in range(200):
+                await tab.send({"type": "chat", "text": f"line {n}"})
+            refused = [await tab.error() for _ in range(100)]
+            took = time.monotonic() - started
+            await asyncio.sleep(2 / CHAT_RATE)
+            await tab.send({"type": "chat", "text": "after a pause"})
+            await tab.until(lambda s: any("after a pause" in str(line) for line in s["moves"]))
+            return took, refused
+
+    took, refused = run(flood())
+    assert set(refused) == {f"too many messages: {CHAT_BURST} at once, then {CHAT_RATE:g} a second; wait a moment"}
+    assert CHAT_BURST + 1 <= chat_stored() <= CHAT_BURST + 1 + took * CHAT_RATE + 1
 
 
 def _replays(log: str, tmp_path: Path) -> bool:

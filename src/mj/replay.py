@@ -181,6 +181,7 @@ def _start_of(entries: Sequence[LogEntry]) -> _Start:
         original_quirks=rules is registry.DEFAULT,
         end_on_disconnect=any(t.startswith("Message 0 0 Lost connection to player ") for t in sent),
         exit_on_disconnect=any(t.startswith("StopPlay ") and t.endswith("quitting") for t in sent),
+        no_manager=game.manager == -1,
         rules=rules,
     )
     history = _loaded_history(entries, game) if players else ()

@@ -113,9 +113,10 @@ class TableSettings:
 
 
 class SeededWalls:
-    """Walls and dice from the original's random generator, or a fixed wall file (§12.3, §13)."""
+    """Walls and dice from the original's random generator (§13), or a secret key's (the lobby's), or a fixed
+    wall file (§12.3)."""
 
-    def __init__(self, rng: GlibcRandom, wall_file: Sequence[Tile] | None, blank_first: bool) -> None:
+    def __init__(self, rng: tiles.WallRandom, wall_file: Sequence[Tile] | None, blank_first: bool) -> None:
         self.rng = rng
         self.wall_file = wall_file
         self.blank_first = blank_first

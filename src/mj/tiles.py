@@ -8,6 +8,7 @@ indexed by :func:`kind_index`).
 
 from __future__ import annotations
 
+import hashlib
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -209,6 +210,52 @@ class GlibcRandom:
         return int((top + 1.0) * self.rand() / 2147483648.0)
 
 
+#: The length of a :class:`KeyedRandom` key at least, in bytes (256 bits: no search finds it).
+KEY_BYTES: Final = 32
+
+
+class KeyedRandom:
+    """Draws that only a secret key determines: SHA-256 of the key and a counter, in 32-bit words.
+
+    The original's generator has 2**32 seeds, so a player who knows her own dealt tiles can
+    try every seed until one deals them, and then knows every wall of the game. A table played
+    by people who must not see each other's tiles (the lobby's) deals from a 256-bit key
+    instead; the same key deals the same walls, so the table can be played again from its record.
+    """
+
+    __slots__ = ("_block", "_counter", "_key", "_offset")
+
+    def __init__(self, key: bytes) -> None:
+        if len(key) < KEY_BYTES:
+            raise ValueError(f"a wall key is at least {KEY_BYTES} bytes, not {len(key)}")
+        self._key = key
+        self._counter = 0
+        self._block = b""
+        self._offset = 0
+
+    def _word(self) -> int:
+        if self._offset == len(self._block):
+            self._block = hashlib.sha256(self._key + self._counter.to_bytes(8, "big")).digest()
+            self._counter += 1
+            self._offset = 0
+        word = int.from_bytes(self._block[self._offset : self._offset + 4], "big")
+        self._offset += 4
+        return word
+
+    def index(self, top: int) -> int:
+        """A number in 0..top, each equally likely (words past the last whole multiple of top+1 are drawn again)."""
+        span = top + 1
+        limit = (1 << 32) - (1 << 32) % span
+        while True:
+            word = self._word()
+            if word < limit:
+                return word % span
+
+
+#: Where walls and dice are drawn from: the original's generator (``--seed N``), or a secret key.
+WallRandom = GlibcRandom | KeyedRandom
+
+
 def _c_divmod(a: int, b: int) -> tuple[int, int]:
     """Division truncating toward zero, as C's ``/`` and ``%`` on signed ints."""
     q = abs(a) // b
@@ -217,7 +264,7 @@ def _c_divmod(a: int, b: int) -> tuple[int, int]:
     return q, a - q * b
 
 
-def shuffled_wall(rng: GlibcRandom, flowers: bool) -> list[Tile]:
+def shuffled_wall(rng: WallRandom, flowers: bool) -> list[Tile]:
     """A wall (index 0 = first tile dealt) shuffled as the original server shuffles it."""
     tiles = full_set(flowers)
     wall: list[Tile] = []
@@ -230,7 +277,7 @@ def shuffled_wall(rng: GlibcRandom, flowers: bool) -> list[Tile]:
     return wall
 
 
-def dice(rng: GlibcRandom, previous_wall_size: int) -> tuple[int, int]:
+def dice(rng: WallRandom, previous_wall_size: int) -> tuple[int, int]:
     """The cosmetic ``(start_wall, start_stack)`` of ``NewHand``.
 
     ``previous_wall_size`` is the size of the wall of the previous hand set up by the

@@ -16,6 +16,7 @@ import hashlib
 import re
 import secrets
 import time
+import unicodedata
 from collections import deque
 from dataclasses import dataclass
 from datetime import timedelta
@@ -23,7 +24,7 @@ from typing import Final
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
-from sqlalchemy import delete, select
+from sqlalchemy import delete, or_, select
 from sqlalchemy.exc import IntegrityError
 
 from mj.lobby.models import Account, LoginSession
@@ -41,6 +42,8 @@ MIN_PASSWORD: Final = 8
 MAX_PASSWORD: Final = 200
 #: Names people are known by: letters, digits, space, ``_`` and ``-``; ``Robot...`` is kept for the robots.
 NAME: Final = re.compile(r"[^\W][\w -]{0,29}")
+#: Alphabets whose letters look alike (Latin ``a``, Cyrillic ``а``, Greek ``α``): a name writes in one of them at most.
+LOOKALIKE_SCRIPTS: Final = frozenset({"LATIN", "GREEK", "CYRILLIC"})
 #: Attempts allowed per client address or account name, per window.
 ATTEMPTS: Final = 10
 WINDOW_SECONDS: Final = 300.0
@@ -65,13 +68,25 @@ class Who:
 
 
 def check_name(name: object) -> str:
-    """A name a person may play under (a guest's or an account's); :class:`AccountError` if not."""
-    if not isinstance(name, str) or not NAME.fullmatch(name.strip()) or name.strip().endswith(" "):
+    """A name a person may play under (a guest's or an account's), in NFKC form (a full-width ``Ａnn`` is
+    ``Ann``); :class:`AccountError` if not."""
+    if isinstance(name, str):
+        name = unicodedata.normalize("NFKC", name.strip())
+    if not isinstance(name, str) or not NAME.fullmatch(name) or name.endswith(" "):
         raise AccountError("a name is 1 to 30 letters, digits, spaces, '_' or '-', starting with a letter or digit")
-    name = name.strip()
-    if name.lower().startswith("robot"):
+    if name_key(name).startswith("robot"):
         raise AccountError("names starting with 'Robot' are kept for the robots")
+    scripts = {unicodedata.name(c, "").split(" ", 1)[0] for c in name if c.isalpha()} & LOOKALIKE_SCRIPTS
+    if len(scripts) > 1:
+        raise AccountError(
+            f"a name's letters are of one alphabet, not {' and '.join(s.title() for s in sorted(scripts))}"
+        )
     return name
+
+
+def name_key(name: str) -> str:
+    """What names that look alike have in common (``Ann``, ``ann``, ``ANN``): no two accounts share it."""
+    return unicodedata.normalize("NFKC", name).casefold()
 
 
 def _check_password(password: object) -> str:
@@ -134,19 +149,23 @@ class Accounts:
         hashed = await asyncio.get_running_loop().run_in_executor(None, _hasher.hash, secret)
         try:
             with self.store.session() as s, s.begin():
-                account = Account(name=checked, password_hash=hashed, created_at=now())
+                account = Account(name=checked, name_key=name_key(checked), password_hash=hashed, created_at=now())
                 s.add(account)
         except IntegrityError:
-            raise AccountError(f"the name {checked!r} is taken") from None
+            raise AccountError(f"the name {checked!r} is taken (or one that differs only in case)") from None
         who = Who(account.id, account.name)
         return who, self._open_session(who)
 
     async def login(self, client: str, name: object, password: object) -> tuple[Who, str]:
         if not isinstance(name, str) or not isinstance(password, str) or len(password) > MAX_PASSWORD:
             raise AccountError("wrong name or password")
-        self._attempt(client, name.strip())
-        with self.store.session() as s:
-            account = s.scalars(select(Account).where(Account.name == name.strip())).first()
+        typed = name.strip()
+        if not NAME.fullmatch(typed):  # no account's name: not worth an attempt, nor a key the rate limit keeps
+            raise AccountError("wrong name or password")
+        self._attempt(client, typed)
+        with self.store.session() as s:  # the name as typed, else its NFKC form (a full-width Ａnn is Ann)
+            named = s.scalars(select(Account).where(Account.name.in_({typed, unicodedata.normalize("NFKC", typed)})))
+            account = min(named.all(), key=lambda a: a.name != typed, default=None)
         stored = account.password_hash if account is not None else _dummy_hash()
         loop = asyncio.get_running_loop()
         try:
@@ -173,8 +192,10 @@ class Accounts:
         return token
 
     def exists(self, name: str) -> bool:
+        """Whether an account has this name, or one that differs from it only in case."""
         with self.store.session() as s:
-            return s.scalars(select(Account.id).where(Account.name == name)).first() is not None
+            query = select(Account.id).where(or_(Account.name == name, Account.name_key == name_key(name)))
+            return s.scalars(query).first() is not None
 
     def logout(self, token: str) -> None:
         with self.store.session() as s, s.begin():

@@ -3,7 +3,8 @@
 While a game is being played its record is shown only up to the end of its last
 settled hand: the hand in progress holds concealed tiles (each player's draws are
 logged as that player sees them), which nobody but their holder may see before the
-hand ends.
+hand ends. The seed the walls are dealt from is withheld until the game is over: it
+would tell anyone every wall still to come.
 """
 
 from __future__ import annotations
@@ -60,7 +61,8 @@ def document(store: Store, game: GameRecord) -> Json:
         "table": game.table_id,
         "rules": game.rules,
         "options": json.loads(game.options),
-        "seed": game.seed,
+        # the seed deals every wall of the game, the hands still to come included: shown once they are all played
+        "seed": game.seed if game.finished else None,
         "started_at": game.started_at.isoformat() + "Z",
         "finished": game.finished,
         "finished_at": None if game.finished_at is None else game.finished_at.isoformat() + "Z",

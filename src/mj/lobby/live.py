@@ -32,6 +32,7 @@ from mj.lobby.accounts import (
     Who,
     check_name,
     guest_key,
+    name_key,
     token_hash,
 )
 from mj.lobby.api import body, error, keep_cookie, path_id
@@ -251,10 +252,16 @@ class Live:
             await ws.close()
         return ws
 
-    def _chat_line(self, request: web.Request, data: Json) -> tuple[str, str]:
-        """Who says what: checked, and counted against the speaker's chat rate (429 beyond it)."""
+    def _chat_line(self, request: web.Request, data: Json, runner: TableRunner | None = None) -> tuple[str, str]:
+        """Who says what: checked, and counted against the speaker's chat rate (429 beyond it). At a table
+        (``runner``), a guest speaks under a seated person's name only from the browser that holds the seat."""
         who = self._who(request)
         name, text = self._speaker(who, data), _chat_text(data)
+        if who is None and runner is not None:
+            key_hash = token_hash(guest_key(request.cookies.get(GUEST_COOKIE)))
+            seated = next((p.name for p in runner.play.table.players if name_key(p.name) == name_key(name)), None)
+            if seated is not None and not _held_by(runner, key_hash, seated):
+                raise error(web.HTTPForbidden, f"{seated} sits at this table: chat under another name")
         if not self.chat_limit.take(client(request, who)):
             raise error(
                 web.HTTPTooManyRequests,
@@ -269,7 +276,7 @@ class Live:
     async def table_chat(self, request: web.Request) -> web.Response:
         runner = self._runner(request)
         data = await body(request)
-        name, text = self._chat_line(request, data)
+        name, text = self._chat_line(request, data, runner)
         await self._store_chat(runner.row.id, runner.game.id, name, text)
         runner.chat.append((name, text))
         del runner.chat[:-KEPT_CHAT]

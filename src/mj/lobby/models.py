@@ -25,6 +25,9 @@ class Account(Base):
 
     id: Mapped[int] = mapped_column(primary_key=True)
     name: Mapped[str] = mapped_column(String(40), unique=True)
+    #: The name's :func:`mj.lobby.accounts.name_key`, unique: ``ann`` is not another account than ``Ann``. None for
+    #: an account made before keys (version 0007) whose key an older account had already.
+    name_key: Mapped[str | None] = mapped_column(String(120), unique=True)
     #: The KDF's own encoded hash (algorithm, parameters, salt, digest); never the password.
     password_hash: Mapped[str] = mapped_column(String(200))
     created_at: Mapped[datetime]
@@ -50,6 +53,9 @@ class LobbyTable(Base):
     robots: Mapped[int]
     level: Mapped[int]
     seed: Mapped[int]
+    #: The secret the table's walls are dealt from (:class:`mj.tiles.KeyedRandom`), in hex; no answer of the lobby
+    #: shows it. None for a table made before keys (version 0006): its walls come from ``seed``, as ``--seed`` deals.
+    wall_key: Mapped[str | None] = mapped_column(String(64))
     #: The turn timer (seconds): the claim time, and how long a person may be gone before a robot
     #: stands in (0: no timer; then both are the lobby's claim time, mj.lobby.runner.CLAIM_SECONDS).
     turn_timer: Mapped[int]

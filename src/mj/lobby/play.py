@@ -7,8 +7,8 @@ waits in :attr:`TablePlay.outbox` until the batch that caused it is stored.
 
 Every line the table receives, every message it logs and every claim timer that runs
 out is a numbered move of the game's record. Since the table and the robots are
-deterministic (the wall comes from the table's seed, each robot's choices from its
-own), :meth:`TablePlay.rebuild` plays the stored moves through a fresh table and fresh
+deterministic (the walls come from the table's secret key, each robot's choices from its
+own seed), :meth:`TablePlay.rebuild` plays the stored moves through a fresh table and fresh
 robots and arrives exactly where the game stood, with the robots' answers that were
 made but not yet stored waiting in the queue again.
 """
@@ -28,7 +28,8 @@ from mj.protocol import pmsg as P
 from mj.protocol.connect import EXTENDED_PROTOCOL_VERSION
 from mj.robot.agent import Robot
 from mj.robot.systems import make_strategy
-from mj.table import Delivery, Table, TableSettings
+from mj.table import Delivery, SeededWalls, Table, TableSettings
+from mj.tiles import KeyedRandom
 
 RECEIVED: Final = "<"
 SENT: Final = ">"
@@ -48,6 +49,8 @@ class TableSetup:
 
     settings: TableSettings
     level: int = 3
+    #: The secret the walls are dealt from (:class:`mj.tiles.KeyedRandom`); None: from the settings' seed.
+    wall_key: bytes | None = None
 
 
 @dataclass(slots=True)
@@ -89,7 +92,8 @@ class TablePlay:
 
     def __init__(self, setup: TableSetup) -> None:
         self.setup = setup
-        self.table = Table(setup.settings)
+        keyed = None if setup.wall_key is None else SeededWalls(KeyedRandom(setup.wall_key), None, False)
+        self.table = Table(setup.settings, walls=keyed)
         self.robots: dict[int, Robot] = {}
         self._robot_sent: dict[int, list[P.PMsg]] = {}
         #: Robots' answers not yet handed to the table, in the order they were made.

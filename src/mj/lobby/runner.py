@@ -52,7 +52,8 @@ def robot_name(index: int) -> str:
 
 
 def table_setup(row: LobbyTable) -> TableSetup:
-    """The table's play as its record describes it (rule system by name, options by name).
+    """The table's play as its record describes it (rule system by name, options by name, which nobody at the
+    table may change).
 
     Robots alone never wait for claims; where people sit, the claim time is the table's
     turn timer, or :data:`CLAIM_SECONDS` without one.
@@ -61,8 +62,10 @@ def table_setup(row: LobbyTable) -> TableSetup:
     ruleset = rules.ruleset(row.rules)
     entries = game_options(settings=[f"{name}={value}" for name, value in sorted(options.items())], rules=ruleset)
     timeout = 0 if row.robots >= 4 else row.turn_timer or CLAIM_SECONDS
-    settings = TableSettings(timeout=timeout, seed=row.seed, option_entries=entries, rules=ruleset)
-    return TableSetup(settings, row.level)
+    # no manager: the options are the table's, as listed; the first person seated would otherwise be the original's
+    # manager, free to change any of them (the rounds, the claim time) at any moment of the game
+    settings = TableSettings(timeout=timeout, seed=row.seed, option_entries=entries, rules=ruleset, no_manager=True)
+    return TableSetup(settings, row.level, None if row.wall_key is None else bytes.fromhex(row.wall_key))
 
 
 def robot_seeds(row: LobbyTable) -> dict[int, tuple[str, int]]:

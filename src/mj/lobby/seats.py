@@ -17,7 +17,8 @@ from typing import Any
 
 from aiohttp import web
 
-from mj.lobby.accounts import Who
+from mj.lobby.accounts import Who, name_key
+from mj.lobby.limits import CHAT_BURST, CHAT_RATE, ChatLimit
 from mj.lobby.runner import TableRunner
 from mj.web.app import Gateway, GatewayConfig, RequestError
 from mj.web.hosts import HostPolicy
@@ -41,13 +42,27 @@ class LobbyGateway(Gateway):
 
     def __init__(self, hosts: HostPolicy) -> None:
         super().__init__(GatewayConfig(target="lobby", default_name="Guest", hosts=hosts))
+        #: Each seat's lines written freely (chat, saves, options), by its token: every one is a move of the record.
+        self.free_lines = ChatLimit()
 
     def _handlers(self) -> dict[str, Callable[[web.WebSocketResponse, Json, Session | None, list[Session]],
                                               Awaitable[None]]]:  # fmt: skip
         handlers = super()._handlers()
         for kind in ("join", "new_game", "resume"):
             handlers[kind] = self._refused
+        for kind in ("chat", "save", "set_option"):
+            handlers[kind] = functools.partial(self._rated, handlers[kind])
         return handlers
+
+    async def _rated(
+        self, handler: Callable[[web.WebSocketResponse, Json, Session | None, list[Session]], Awaitable[None]],
+        ws: web.WebSocketResponse, data: Json, session: Session | None, attached: list[Session],
+    ) -> None:  # fmt: skip
+        """``handler``, within the seat's share of free lines: no table's record grows faster than mj-server
+        lets a player chat (nor its players' pages fill with one player's lines)."""
+        if session is not None and not self.free_lines.take(session.token):
+            raise RequestError(f"too many messages: {CHAT_BURST} at once, then {CHAT_RATE:g} a second; wait a moment")
+        await handler(ws, data, session, attached)
 
     async def _refused(self, _ws: web.WebSocketResponse, _d: Json, _s: Session | None, _a: list[Session]) -> None:
         raise RequestError("take a seat from the lobby's page")
@@ -65,6 +80,9 @@ class LobbyGateway(Gateway):
         mine = next((p for p in players if p.name == name), None)
         if mine is None and len(players) >= 4:
             raise SeatError("no free seat at this table")
+        like = next((p.name for p in players if p.name != name and name_key(p.name) == name_key(name)), None)
+        if like is not None:
+            raise SeatHeld(f"{like} sits at this table: choose a name that differs from theirs by more than case")
         if mine is not None and mine.connection in runner.play.robots and mine.id not in runner.play.stand_ins:
             raise SeatError(f"{name} is a robot's seat")
         account_id = None if who is None else who.id

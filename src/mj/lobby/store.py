@@ -203,15 +203,16 @@ class Store:
     def create_table(
         self, rules: str, options: dict[str, object], robots: int, level: int, seed: int, turn_timer: int,
         owner_id: int | None = None, lease: Lease | None = None, made_by: str | None = None,
+        wall_key: str | None = None,
     ) -> LobbyTable:  # fmt: skip
         """A new table made by the client ``made_by``, held by ``lease``'s process (None: by none yet, any may
-        claim it)."""
+        claim it), dealing its walls from ``wall_key`` (None: from ``seed``)."""
         with self.session() as s, s.begin():
             table = LobbyTable(
                 rules=rules, options=json.dumps(options, sort_keys=True), robots=robots, level=level, seed=seed,
                 turn_timer=turn_timer, status="waiting", created_at=now(), owner_id=owner_id,
                 process=None if lease is None else lease.process, lease_until=None if lease is None else lease.until(),
-                made_by=made_by,
+                made_by=made_by, wall_key=wall_key,
             )  # fmt: skip
             s.add(table)
         return table

@@ -22,6 +22,7 @@ from mj.lobby.runner import TableRunner, fault_text
 from mj.lobby.store import EXPIRED, Lease, Store, now
 from mj.robot.levels import DEFAULT_LEVEL, LEVELS
 from mj.rules.options import OptionType
+from mj.tiles import KEY_BYTES
 
 Json = dict[str, Any]
 #: A number option's value written as text: digits, a minus sign before a negative number's, no more than fit in
@@ -149,7 +150,7 @@ class Tables:
             self.check_robots_alone(client, client)
         row = self.store.create_table(
             request.rules, dict(request.options), request.robots, request.level, secrets.randbelow(1 << 30),
-            request.turn_timer, owner_id, self.lease, client,
+            request.turn_timer, owner_id, self.lease, client, secrets.token_hex(KEY_BYTES),
         )  # fmt: skip
         return await self._start(row, resume=False)
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
+import secrets
 import signal
 import sys
 import time
@@ -38,7 +39,7 @@ from mj.server.journal import Journal
 from mj.server.logwriter import LogWriter
 from mj.server.saver import make_saver, write_atomically
 from mj.server.transport import Limits, Server
-from mj.table import MAX_CHAT, MAX_SAVE_NAMES, LoadError, Table, TableSettings, save_file_name
+from mj.table import MAX_CHAT, MAX_SAVE_NAMES, LoadError, SeededWalls, Table, TableSettings, save_file_name
 
 #: The original accepts at most four ``--auth-basic`` entries, one per seat.
 MAX_AUTH: Final = 4
@@ -124,7 +125,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="append a protocol log to FILE, a regular file or /dev/null ('-' = standard output)")  # fmt: skip
     add("--hand-history", action="store_true", help="write hand-NN.mjs after every settled hand")
     add("--no-special-scores", action="store_true", help="flowers and seasons score nothing")
-    add("--seed", type=_natural, default=0, metavar="N", help="random seed (0 = from the clock)")
+    add("--seed", type=_natural, default=0, metavar="N", help="random seed (0 = walls from a secret random key)")
     add("--wallfile", type=Path, metavar="FILE", help="use this wall for every hand (testing)")
     add("--original-quirks", action="store_true",
         help="reproduce mj-server 1.11's faults, to compare the servers (blank first --wallfile hand)")  # fmt: skip
@@ -281,6 +282,18 @@ def build_settings(args: argparse.Namespace, rules: Ruleset = registry.DEFAULT) 
     )
 
 
+def _unseeded_walls(args: argparse.Namespace, settings: TableSettings) -> SeededWalls | None:
+    """Walls from a secret key where neither ``--seed`` nor ``--wallfile`` says which (None: the table's own).
+
+    The original seeds its generator from the clock at start: a player who knows roughly when the
+    server started tries the few thousand seconds around it against her own dealt tiles, finds the
+    seed at once, and knows every wall of the game. What is sent is the same either way.
+    """
+    if args.seed or settings.wall_file is not None:
+        return None
+    return SeededWalls(tiles.KeyedRandom(secrets.token_bytes(tiles.KEY_BYTES)), None, settings.original_quirks)
+
+
 def _load_game(table: Table, path: Path) -> None:
     """``--load-game``: the saved game becomes the table's; later saves default to its name.
 
@@ -408,7 +421,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"mj-server: {exc}", file=sys.stderr)
         return 1
     saves = DiskQueue(write_atomically)  # issue 17: saves are written off the event loop
-    table = Table(settings, saver=make_saver(Path.cwd(), saves.write))
+    table = Table(settings, walls=_unseeded_walls(args, settings), saver=make_saver(Path.cwd(), saves.write))
     if args.load_game is not None:
         try:
             _load_game(table, args.load_game)
