@@ -241,6 +241,18 @@ def test_an_added_kong_may_be_robbed_a_closed_one_only_to_complete_a_flush() -> 
     assert goes_out(flush, "9B", WinSource.ROBBED_KONG, robbed=KongOrigin.CONCEALED)
 
 
+def test_a_closed_kong_is_robbed_only_for_a_tile_that_completes_one_of_the_flushs_runs() -> None:
+    # The seed: "The exception is one of three sets of flush, which can be completed by robbing a
+    # closed kong as well." This hand holds its Flush of Bamboos already; the 5 of Characters would
+    # complete 4-5-6 of Characters, not the Flush: it robs an added kong, never a closed one.
+    flush_held = "1B 2B 3B 4B 5B 6B 7B 8B 9B 2D 2D 4C 6C 5C"
+    assert goes_out(flush_held, "5C", WinSource.ROBBED_KONG, robbed=KongOrigin.ANNEXED)
+    assert not goes_out(flush_held, "5C", WinSource.ROBBED_KONG, robbed=KongOrigin.CONCEALED)
+    # A wild may hold the run's place: the robbed tile still completes the Flush (White Dragon wild).
+    wild_in_run = "1B 2B 3B 4B WD 6B 7B 8B 2D 2D 4C 5C 6C 9B"
+    assert goes_out(wild_in_run, "9B", WinSource.ROBBED_KONG, robbed=KongOrigin.CONCEALED)
+
+
 def test_a_closed_kong_is_robbed_on_the_table_only_by_the_hand_it_completes_a_flush_for() -> None:
     hand = Hand(
         wall_of(
