@@ -48,6 +48,8 @@ from mj.robot.agent import Robot
 from mj.rules import registry
 from mj.rules.base import HandScore, WinSource
 from mj.rules.beijing import options as beijing_options
+from mj.rules.beijing.moves import seat_hand
+from mj.rules.beijing.rules import completes_flush
 from mj.rules.classical.rules import EAST_WINS_AT_MOST
 from mj.rules.classical.settlement import SEAT_NAMES
 from mj.rules.ims import options as ims_options
@@ -298,15 +300,20 @@ class _Game:
     def history(self, view: SeatView, source: WinSource, outcome: Outcome) -> str:
         """Which fact of the hand's history, not in the input, forbids a win the calculator allows ("": none).
 
-        A closed kong robbed for anything but the one hand that may rob it (:data:`ROBS_CLOSED_KONG`);
+        A closed kong robbed for anything but the one hand that may rob it (:data:`ROBS_CLOSED_KONG`; Beijing's
+        Flush must be one the robbed tile completes);
         Beijing's: a wild thrown away (a dead hand); with NoWinAfterPass, a tile let pass since the seat's
         last turn (or the last pung or kong) that would have let it win on a discard.
         """
         pending = view.pending
+        wild = view.wild
         closed = pending is not None and pending.kong is KongOrigin.CONCEALED and source is WinSource.ROBBED_KONG
         if closed and ROBS_CLOSED_KONG[self.rules] not in {e.name for e in outcome.elements}:
             return "robbing a closed kong"
-        wild = view.wild
+        if closed and wild is not None and pending is not None:
+            robbing = seat_hand(view, (*view.concealed, pending.tile))
+            if not completes_flush(robbing, wild, pending.tile):
+                return "robbing a closed kong"  # the hand's Flush is another suit's: the tile completes no run of it
         if wild is None:
             return ""
         if wild in view.discards_of(view.my_id):

@@ -128,6 +128,18 @@ def test_a_win_beats_every_other_claim_and_each_payer_pays_the_unit_doubled_by_t
     assert sum(p[2] for p in hand.views[NORTH].payments) == 84  # the views read the payments
 
 
+def test_two_calls_of_hu_on_one_discard_the_first_in_turn_after_the_discarder_wins_alone() -> None:
+    # The seed: "A hand ends when a player wins": one winner. South and North both wait for the 3D.
+    south_waits = "1D 2D 4B 5B 6B 7C 8C 9C 6C 6C 6C 5D 5D"
+    hand = Hand(wall_of(E_HAND, south_waits, W_HAND, N_HAND, "GD"))
+    serial = hand.discard(EAST, "3D")
+    claim(hand, NORTH, P.MahJong(serial))
+    claim(hand, SOUTH, P.MahJong(serial))
+    hand.play(WEST, P.NoClaim(serial))
+    assert hand.messages(C.PlayerMahJongs) == [C.PlayerMahJongs(SOUTH, tiles.BLANK)]
+    assert [m.payee for m in hand.messages(C.Payment) if isinstance(m, C.Payment)] == [SOUTH] * 3
+
+
 def test_the_three_kinds_of_kong_closed_added_and_direct() -> None:
     closed = Hand(wall_of("9B 9B 9B 9B 1B 1B 2C 5C EW EW SW RD RD 6C", S_HAND, W_HAND, N_HAND, "GD", loose="7C"))
     assert P.DeclareClosedKong(tiles.parse("9B")) in closed.moves(EAST)
@@ -239,6 +251,18 @@ def test_an_added_kong_may_be_robbed_a_closed_one_only_to_complete_a_flush() -> 
     assert not goes_out(plain, "3D", WinSource.ROBBED_KONG, robbed=KongOrigin.CONCEALED)
     flush = "1B 2B 3B 4B 5B 6B 7B 8B 9B 6C 6C 6C 5C 5C"
     assert goes_out(flush, "9B", WinSource.ROBBED_KONG, robbed=KongOrigin.CONCEALED)
+
+
+def test_a_closed_kong_is_robbed_only_for_a_tile_that_completes_one_of_the_flushs_runs() -> None:
+    # The seed: "The exception is one of three sets of flush, which can be completed by robbing a
+    # closed kong as well." This hand holds its Flush of Bamboos already; the 5 of Characters would
+    # complete 4-5-6 of Characters, not the Flush: it robs an added kong, never a closed one.
+    flush_held = "1B 2B 3B 4B 5B 6B 7B 8B 9B 2D 2D 4C 6C 5C"
+    assert goes_out(flush_held, "5C", WinSource.ROBBED_KONG, robbed=KongOrigin.ANNEXED)
+    assert not goes_out(flush_held, "5C", WinSource.ROBBED_KONG, robbed=KongOrigin.CONCEALED)
+    # A wild may hold the run's place: the robbed tile still completes the Flush (White Dragon wild).
+    wild_in_run = "1B 2B 3B 4B WD 6B 7B 8B 2D 2D 4C 5C 6C 9B"
+    assert goes_out(wild_in_run, "9B", WinSource.ROBBED_KONG, robbed=KongOrigin.CONCEALED)
 
 
 def test_a_closed_kong_is_robbed_on_the_table_only_by_the_hand_it_completes_a_flush_for() -> None:
@@ -371,6 +395,27 @@ def test_no_win_after_pass_a_player_who_let_a_winning_tile_pass_wins_on_no_disca
         assert hand.refused(NORTH, P.MahJong(serial)) == "Can't mah-jong with that tile"
 
 
+def test_no_win_after_pass_ends_when_anyone_makes_a_pung() -> None:
+    # The seed: "until his/her turn comes or is passed by a pung or a kong". North lets East's 1D
+    # pass; West pungs South's 9C and discards 4D, which North may take before its own turn.
+    wall = wall_of(
+        "1D 1B 1B 2C 5C 8C EW EW SW RD RD 9B 9B 6C",
+        S_HAND,
+        W_HAND,
+        "2D 3D 4B 5B 6B 7C 8C 9C 2B 2B 2B NW NW",  # waits 1D or 4D
+        "GD",
+        draws="9C",
+    )
+    hand = Hand(wall, NoWinAfterPass=1)
+    hand.discard(EAST, "1D")
+    hand.pass_all()
+    claim(hand, WEST, P.Pung(hand.discard(SOUTH, "9C")))
+    hand.pass_all(WEST)
+    claim(hand, NORTH, P.MahJong(hand.discard(WEST, "4D")))
+    hand.pass_all(NORTH)
+    assert hand.messages(C.PlayerMahJongs) == [C.PlayerMahJongs(NORTH, tiles.BLANK)]
+
+
 def test_void_suit_a_winning_hand_must_lack_one_suit() -> None:
     three_suits = "1D 2D 3D 4B 5B 6B 7C 8C 9C 2B 2B 2B NW NW"
     two_suits = "1D 2D 3D 4B 5B 6B 7D 8D 9D 2B 2B 2B NW NW"
@@ -405,6 +450,15 @@ def test_busted_banker_when_all_four_open_with_the_same_tile_the_banker_pays_eac
     off, on = _changes(_busted_hand(0).settlement()), _changes(_busted_hand(1).settlement())
     assert [b - a for a, b in zip(off, on, strict=True)] == [-30, 10, 10, 10]
     assert C.Payment(EAST, SOUTH, 10) in _busted_hand(1).messages(C.Payment)
+
+
+def test_a_busted_banker_pays_nothing_when_the_hand_is_drawn() -> None:
+    # The seed: "... and the hand does not end in a draw, the banker is busted".
+    hand = Hand(BUSTED, BustedBanker=1)
+    for pid in PLAYERS:
+        hand.turn(pid, "EW")
+    hand.draw_out()
+    assert hand.messages(C.WashOut) and not hand.messages(C.Payment)
 
 
 def test_upstairs_after_a_drawn_hand_everything_paid_is_doubled() -> None:

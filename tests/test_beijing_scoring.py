@@ -249,6 +249,16 @@ def test_wild_eye_is_an_optional_double_off_by_default() -> None:
     assert names(result(options={"WildEye": True}, **WILD_EYE))["Wild Eye"] == "1 double"
 
 
+def test_wild_eye_is_a_sort_of_straight_and_never_doubles_a_hand_that_is_straight_already() -> None:
+    # The seed: Wild Eye players "treat this as a sort of Straight hand and scores a double". The
+    # lone wild (North Wind) paired by the wild drawn is an eye at face value: Straight, once.
+    paired_by_a_wild = {**WILD_EYE, "winning_tile": "NW", "concealed": "2B 3B 4B 4C 5C 6C 7D 8D 9D RD RD RD NW NW"}
+    plain = result(**paired_by_a_wild)
+    assert names(plain)["Straight"] == "1 double"
+    with_option = result(options={"WildEye": True}, **paired_by_a_wild)
+    assert with_option["doubles"] == plain["doubles"] and with_option["score"] == plain["score"]
+
+
 NATIVE: dict[str, Any] = {
     "wild_indicator": "4B",
     "concealed": "1B 2B 3B 4B 5B 5B 7B 8B 9B 1C 1C 5D 6D 7D",

@@ -50,7 +50,7 @@ from mj.rules.noliability import NoLiability
 from mj.rules.options import GameOptions, own_option, system_options
 from mj.rules.winhand import HOW_OF, from_table
 from mj.seatview import SeatView
-from mj.tiles import SUITS, GlibcRandom, Tile, kind_index
+from mj.tiles import GlibcRandom, Tile, is_suited, kind_index
 
 #: The table's options: the claim timer's from the classical table, then the seed's agreements and variations.
 _KEPT: Final = ("Timeout", "TimeoutGrace")
@@ -85,13 +85,21 @@ def upstairs(win: Win, options: opt.BeijingOptions) -> bool:
     )
 
 
-def completes_flush(hand: SeatHand, wild: Tile) -> bool:
-    """Whether some reading of the complete ``hand`` holds a Flush (runs 1-2-3, 4-5-6 and 7-8-9 of one suit)."""
+def completes_flush(hand: SeatHand, wild: Tile, tile: Tile) -> bool:
+    """Whether ``tile`` completes one of the Flush's three runs (1-2-3, 4-5-6, 7-8-9 of one suit) in some
+    reading of the complete ``hand``: the seed lets a closed kong be robbed for "one of three sets of
+    flush", not for a hand that held its Flush already and wants the tile elsewhere.
+
+    A reading with a Flush in the tile's own suit is enough: the Flush holds every rank of that suit,
+    and the robbed copy can always take the place of the copy (or of the wild) the run is read with.
+    """
+    if not is_suited(tile):
+        return False
+    suit = tile - tile % 10
     declared = [m for m in hand.melds if m.kind is not MeldKind.PAIR]
     lows = {m.tile for m in declared if m.kind is MeldKind.CHOW}
     for reading in arrangements(counts(hand.concealed), kind_index(wild), len(declared)):
-        runs = lows | set(reading.chows)
-        if any({suit + 1, suit + 4, suit + 7} <= runs for suit in SUITS):
+        if {suit + 1, suit + 4, suit + 7} <= lows | set(reading.chows):
             return True
     return False
 
@@ -209,7 +217,8 @@ class BeijingRules(NoLiability, ClassicalRules):
         if fed and not may_win_on_discard(rule and self._passed_a_win(hand, win, table), rule):
             return False
         if win.robbed is not None and not may_rob_kong(
-            win.robbed is KongOrigin.CONCEALED, win.robbed is KongOrigin.CONCEALED and completes_flush(hand, wild)
+            win.robbed is KongOrigin.CONCEALED,
+            win.robbed is KongOrigin.CONCEALED and completes_flush(hand, wild, win.tile),
         ):
             return False
         return score(from_table(hand, win), table, hand.indicator).allowed

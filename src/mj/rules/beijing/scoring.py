@@ -137,8 +137,13 @@ def wild_eye_wait(hand: WinningHand, wild: Tile) -> bool:
 
 
 def _wild_eye(r: Reading) -> bool:
-    """Optional: four sets or six pairs completed, waiting for the eye with a wild."""
-    return r.options.flag(opt.WILD_EYE) and wild_eye_wait(r.hand, r.wild)
+    """Optional: four sets or six pairs completed, waiting for the eye with a wild.
+
+    The seed's players "treat this as a sort of Straight hand": the double is Straight's, given to a
+    wild eye, so a reading that is Straight already (the lone wild paired by another at face value)
+    does not score it twice.
+    """
+    return r.options.flag(opt.WILD_EYE) and not r.arrangement.straight and wild_eye_wait(r.hand, r.wild)
 
 
 def _native_wild_flush(r: Reading) -> bool:
