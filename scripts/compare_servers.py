@@ -161,7 +161,7 @@ def compare_seed(seed: int, args: argparse.Namespace) -> Outcome:
     ours_command = [*shlex.split(args.ours), *(["--original-quirks"] if args.stacked else [])]
     ours = play(ours_command, seed, ours_address, args, keep / f"seed{seed}-ours.log" if keep else None)
     original_log, ours_log = parse_log(original.log.decode(ENCODING)), parse_log(ours.log.decode(ENCODING))
-    if args.stacked and original.unfinished and ours.unfinished:
+    if original.unfinished and ours.unfinished:
         if first_difference(original_log, ours_log) is None:
             report = f"identical, but neither game ended in {args.timeout:.0f} s (the robots stalled alike)"
             return Outcome(seed, True, report, original, ours)
@@ -170,11 +170,14 @@ def compare_seed(seed: int, args: argparse.Namespace) -> Outcome:
         if hands < 1:
             return Outcome(seed, False, f"original server failed: {original.message}", original, ours)
         # A wall file is dealt again every hand, so a hand that washes out (or that East wins)
-        # on it can come round for ever: such a game is compared over the hands both finished.
+        # on it can come round for ever; robots that never go out (majorness 1) wash out hand
+        # after hand while East keeps the deal, also for ever: such a game is compared over
+        # the hands both finished.
         difference = first_difference(original_log[: starts[0][hands]], ours_log[: starts[1][hands]])
         if difference is None:
             report = f"identical over {hands} hands; neither game ended in {args.timeout:.0f} s"
-            return Outcome(seed, True, report + " (a hand dealt again and again)", original, ours)
+            again = " (a hand dealt again and again)" if args.stacked else ""
+            return Outcome(seed, True, report + again, original, ours)
     elif not original.ok:
         return Outcome(seed, False, f"original server failed: {original.message}", original, ours)
     elif not ours.ok:

@@ -170,3 +170,13 @@ def test_a_bad_strategy_option_is_refused_before_any_game(
         compare.main(["--seeds", "1", "--strategy", strategy])
     assert exit.value.code == 2
     assert error in capsys.readouterr().err
+
+
+def test_a_game_of_robots_that_never_go_out_is_compared_over_the_hands_both_servers_finished(
+    compare: ModuleType, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """At majorness 1 the original robots throw every minor tile and never go out: every hand washes out."""
+    require_original()
+    assert compare.main(["--seeds", "9531", "--strategy", "all:majorness=1", "--timeout", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "seed 9531: identical over " in out and " hands; neither game ended in 2 s (original" in out
