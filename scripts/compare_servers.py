@@ -11,6 +11,14 @@ rare limit hands) and finds the rest among its first draws, so the hands that go
 out cover far more of the scoring than shuffled walls do (:mod:`mj.stackedwall`).
 The original plays the first hand of a wall-file game with blank tiles (§12.3);
 ours does the same with ``--original-quirks``, which it is then given.
+With ``--strategy ROBOT:NAME=VALUES`` (repeatable) the original robots play with
+the strategy options of ``mj-player`` (protocol.md §11.2: ``chowness``,
+``hiddenness``, ``majorness``, ``suitness``, ``hysteresis``), robot 1-4 in the
+order they connect or ``all``; ``--strategies random`` draws each robot's four
+options from the seed (each the low end, the high end or a quarter step between),
+so such a run is reproducible from its seeds alone. The robots' strategies go on
+each seed's line. Play the default strategy never reaches (no chows, no claims,
+one-suit hands, honours) is exercised that way.
 The two logs are compared in the canonical form of
 :mod:`mj.server.logcompare`, which forgets only the interleaving of concurrent
 robots, and each seed is reported identical or different with the first
@@ -20,6 +28,8 @@ Example::
 
     python scripts/compare_servers.py --seeds 1-5 --option-file tests/data/options/no-flowers.opt
     python scripts/compare_servers.py --seeds 1-20 --stacked --jobs 2
+    python scripts/compare_servers.py --seeds 1-10 --strategy all:chowness=-1 --strategy 2:suitness=1
+    python scripts/compare_servers.py --seeds 1-10 --strategies random --stacked
 
 Every process started here is ended by PID.
 """
@@ -28,6 +38,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import random
 import shlex
 import sys
 import tempfile
@@ -36,16 +47,72 @@ from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Final
 
 from mj import original, tiles
 from mj.logfile import LogEntry, parse_log
 from mj.protocol.framing import ENCODING
+from mj.robot.personality import RANGES, parse_hysteresis, parse_list
 from mj.rules import registry
 from mj.seeds import parse_seeds
 from mj.server.cli import plays_flowers, read_option_file
 from mj.server.logcompare import first_difference
 from mj.server.robotgame import GameRun, play_robot_game
 from mj.stackedwall import stacked_wall
+
+ROBOTS: Final = 4
+#: What ``--strategies random`` draws each option from: its ends and the quarter steps between.
+DRAWN: Final = {name: tuple(low + (high - low) * step / 4 for step in range(5)) for name, (low, high) in RANGES.items()}
+
+#: Each robot's strategy options, in connection order: option name (without ``--``) to its value text.
+Strategies = tuple[dict[str, str], ...]
+
+
+def parse_strategy(text: str) -> tuple[range, str, str]:
+    """``ROBOT:NAME=VALUES`` as (the robots, the option, its value text), checked as mj-player checks it."""
+    robot, colon, option = text.partition(":")
+    name, equals, value = option.partition("=")
+    if not colon or not equals:
+        raise ValueError(f"--strategy {text!r}: expected ROBOT:NAME=VALUES, e.g. all:chowness=-1 or 2:suitness=1")
+    if robot == "all":
+        robots = range(ROBOTS)
+    elif robot in {str(n) for n in range(1, ROBOTS + 1)}:
+        robots = range(int(robot) - 1, int(robot))
+    else:
+        raise ValueError(f"--strategy {text!r}: the robot is 1 to {ROBOTS} or all, not {robot!r}")
+    if name == "hysteresis":
+        parse_hysteresis(value)
+    elif name in RANGES:
+        parse_list(name, value)
+    else:
+        raise ValueError(f"--strategy {text!r}: the option is one of {', '.join([*RANGES, 'hysteresis'])}")
+    return robots, name, value
+
+
+def strategies_for(seed: int, args: argparse.Namespace) -> Strategies:
+    """The robots' strategies for a seed: drawn from it if asked, then the ``--strategy`` options over them."""
+    chosen: list[dict[str, str]] = [{} for _ in range(ROBOTS)]
+    if args.strategies == "random":
+        rng = random.Random(f"compare_servers strategies {seed}")
+        for options in chosen:
+            options.update({name: f"{rng.choice(values):g}" for name, values in DRAWN.items()})
+    for robots, name, value in args.strategy:
+        for robot in robots:
+            chosen[robot][name] = value
+    return tuple(chosen)
+
+
+def robot_arguments(strategies: Strategies) -> list[list[str]]:
+    return [[word for name, value in options.items() for word in (f"--{name}", value)] for options in strategies]
+
+
+def describe(strategies: Strategies) -> str:
+    """``1: chowness=-1 suitness=1; 3: hiddenness=1`` (robots on their defaults left out)."""
+    return "; ".join(
+        f"{robot}: " + " ".join(f"{name}={value}" for name, value in options.items())
+        for robot, options in enumerate(strategies, start=1)
+        if options
+    )
 
 
 @dataclass(frozen=True)
@@ -80,6 +147,7 @@ def play(command: Sequence[str], seed: int, address: str, args: argparse.Namespa
             workdir / "game.log",
             timeout=args.timeout,
             player=args.player,
+            robot_arguments=robot_arguments(strategies_for(seed, args)),
         )
     if keep is not None:
         keep.write_bytes(run.log)
@@ -93,7 +161,7 @@ def compare_seed(seed: int, args: argparse.Namespace) -> Outcome:
     ours_command = [*shlex.split(args.ours), *(["--original-quirks"] if args.stacked else [])]
     ours = play(ours_command, seed, ours_address, args, keep / f"seed{seed}-ours.log" if keep else None)
     original_log, ours_log = parse_log(original.log.decode(ENCODING)), parse_log(ours.log.decode(ENCODING))
-    if args.stacked and original.unfinished and ours.unfinished:
+    if original.unfinished and ours.unfinished:
         if first_difference(original_log, ours_log) is None:
             report = f"identical, but neither game ended in {args.timeout:.0f} s (the robots stalled alike)"
             return Outcome(seed, True, report, original, ours)
@@ -102,11 +170,14 @@ def compare_seed(seed: int, args: argparse.Namespace) -> Outcome:
         if hands < 1:
             return Outcome(seed, False, f"original server failed: {original.message}", original, ours)
         # A wall file is dealt again every hand, so a hand that washes out (or that East wins)
-        # on it can come round for ever: such a game is compared over the hands both finished.
+        # on it can come round for ever; robots that never go out (majorness 1) wash out hand
+        # after hand while East keeps the deal, also for ever: such a game is compared over
+        # the hands both finished.
         difference = first_difference(original_log[: starts[0][hands]], ours_log[: starts[1][hands]])
         if difference is None:
             report = f"identical over {hands} hands; neither game ended in {args.timeout:.0f} s"
-            return Outcome(seed, True, report + " (a hand dealt again and again)", original, ours)
+            again = " (a hand dealt again and again)" if args.stacked else ""
+            return Outcome(seed, True, report + again, original, ours)
     elif not original.ok:
         return Outcome(seed, False, f"original server failed: {original.message}", original, ours)
     elif not ours.ok:
@@ -137,7 +208,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--keep", type=Path, help="directory to keep both logs of every seed in")
     parser.add_argument("--stacked", action="store_true", help="a wall file stacked toward rich hands, from the seed")
+    parser.add_argument(
+        "--strategy",
+        action="append",
+        default=[],
+        metavar="ROBOT:NAME=VALUES",
+        help="a strategy option for original robot 1-4 (connection order) or all, e.g. all:chowness=-1, "
+        "2:suitness=1, 3:hiddenness=0,1 (NAME: chowness, hiddenness, majorness, suitness, hysteresis); repeatable",
+    )
+    parser.add_argument(
+        "--strategies",
+        choices=["random"],
+        help="random: draw each robot's four strategy options from the seed (--strategy options then override)",
+    )
     args = parser.parse_args(argv)
+    try:
+        args.strategy = [parse_strategy(text) for text in args.strategy]
+    except ValueError as exc:  # a PersonalityError too
+        parser.error(str(exc))
     try:
         seeds = parse_seeds(args.seeds)
     except ValueError as exc:
@@ -160,7 +248,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
         for outcome in pool.map(lambda seed: compare_seed(seed, args), seeds):
             times = f"original {outcome.original.seconds:5.2f} s, ours {outcome.ours.seconds:5.2f} s"
-            print(f"seed {outcome.seed}: {outcome.report} ({times})", flush=True)
+            strategies = describe(strategies_for(outcome.seed, args))
+            strategies = f" [{strategies}]" if strategies else ""
+            print(f"seed {outcome.seed}: {outcome.report} ({times}){strategies}", flush=True)
             differ += not outcome.same
     total = time.monotonic() - started
     print(f"{len(seeds) - differ}/{len(seeds)} games identical in {total:.1f} s", flush=True)

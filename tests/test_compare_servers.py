@@ -126,3 +126,57 @@ def test_an_option_file_with_a_disabled_option_and_blank_descriptions_is_announc
     )
     assert compare.main(["--seeds", "9211", "--option-file", str(options)]) == 0
     assert "1/1 games identical" in capsys.readouterr().out
+
+
+def test_original_robots_play_the_strategy_options_given_to_each(
+    compare: ModuleType, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Robot 1 never chows at chowness -1 (it may still form one going out); the others, on the default, do."""
+    require_original()
+    arguments = ["--seeds", "9501", "--strategy", "1:chowness=-1", "--keep", str(tmp_path)]
+    assert compare.main(arguments) == 0
+    assert "seed 9501: identical (" in capsys.readouterr().out
+    log = (tmp_path / "seed9501-original.log").read_bytes().decode("latin-1")
+    chows = {line.split(" ")[2] for line in log.split("\r\n") if line.startswith(">") and " PlayerChows " in line}
+    assert "1" not in chows and chows, chows
+
+
+def test_strategies_drawn_from_the_seed_are_the_same_every_run_and_within_the_original_s_ranges(
+    compare: ModuleType,
+) -> None:
+    args = compare.argparse.Namespace(strategies="random", strategy=[compare.parse_strategy("3:hysteresis=0")])
+    drawn = [compare.strategies_for(seed, args) for seed in range(1, 41)]
+    assert drawn == [compare.strategies_for(seed, args) for seed in range(1, 41)]
+    assert all(robots[2]["hysteresis"] == "0" and "hysteresis" not in robots[0] for robots in drawn)
+    for name, (low, high) in compare.RANGES.items():
+        values = {float(robots[n][name]) for robots in drawn for n in range(4)}
+        assert min(values) == low and max(values) == high, name
+
+
+@pytest.mark.parametrize(
+    ("strategy", "error"),
+    [
+        ("5:chowness=1", "the robot is 1 to 4 or all, not '5'"),
+        ("all:chowness=2", "--chowness: 2 is outside -1..1"),
+        ("all:boldness=1", "the option is one of chowness, hiddenness, majorness, suitness, hysteresis"),
+        ("all=chowness:1", "expected ROBOT:NAME=VALUES"),
+        ("2:suitness=0,0,0,0,0,1", "--suitness: at most 5 values, got 6"),
+    ],
+)
+def test_a_bad_strategy_option_is_refused_before_any_game(
+    compare: ModuleType, capsys: pytest.CaptureFixture[str], strategy: str, error: str
+) -> None:
+    with pytest.raises(SystemExit) as exit:
+        compare.main(["--seeds", "1", "--strategy", strategy])
+    assert exit.value.code == 2
+    assert error in capsys.readouterr().err
+
+
+def test_a_game_of_robots_that_never_go_out_is_compared_over_the_hands_both_servers_finished(
+    compare: ModuleType, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """At majorness 1 the original robots throw every minor tile and never go out: every hand washes out."""
+    require_original()
+    assert compare.main(["--seeds", "9531", "--strategy", "all:majorness=1", "--timeout", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "seed 9531: identical over " in out and " hands; neither game ended in 2 s (original" in out

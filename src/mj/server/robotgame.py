@@ -85,14 +85,19 @@ def play_robot_game(
     timeout: float = 120.0,
     player: str = original.PLAYER,
     names: Sequence[str] = ("Robot1", "Robot2", "Robot3", "Robot4"),
+    robot_arguments: Sequence[Sequence[str]] = ((), (), (), ()),
 ) -> GameRun:
     """Start ``server_command`` in ``workdir``, connect the robots in order, wait for everything to end.
 
     The command must make the server write its log to ``logfile`` and quit after
     the game (``--exit-on-disconnect``); the robots connect to the address it
-    announces. A game is ``ok`` when the robots and the server exit with status 0
-    and the log holds ``GameOver``.
+    announces; ``robot_arguments`` are added to each robot's command line, in the
+    order of ``names`` (strategy options such as ``--chowness -1``). A game is
+    ``ok`` when the robots and the server exit with status 0 and the log holds
+    ``GameOver``.
     """
+    if len(robot_arguments) != len(names):
+        raise ValueError(f"{len(robot_arguments)} robots' arguments for {len(names)} robots")
     start = time.monotonic()
     deadline = start + timeout
     server_command = [_absolute(server_command[0]), *server_command[1:]]
@@ -125,12 +130,12 @@ def play_robot_game(
         address = announced_address(out_path.read_bytes().decode(errors="replace"))
         if address is None:
             return result(False, "the server did not print OK")
-        for number, name in enumerate(names, start=1):
+        for number, (name, extra) in enumerate(zip(names, robot_arguments, strict=True), start=1):
             try:
                 with (workdir / f"player{number}.err").open("wb") as perr:
                     processes.append(
                         subprocess.Popen(
-                            [player, "--server", address, "--name", name],
+                            [player, "--server", address, "--name", name, *extra],
                             cwd=workdir,
                             stdin=subprocess.DEVNULL,
                             stdout=subprocess.DEVNULL,
