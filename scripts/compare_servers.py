@@ -56,7 +56,7 @@ from mj.robot.personality import RANGES, parse_hysteresis, parse_list
 from mj.rules import registry
 from mj.seeds import parse_seeds
 from mj.server.cli import plays_flowers, read_option_file
-from mj.server.logcompare import first_difference
+from mj.server.logcompare import Difference, first_difference
 from mj.server.robotgame import GameRun, play_robot_game
 from mj.stackedwall import stacked_wall
 
@@ -165,21 +165,27 @@ def compare_seed(seed: int, args: argparse.Namespace) -> Outcome:
         if first_difference(original_log, ours_log) is None:
             report = f"identical, but neither game ended in {args.timeout:.0f} s (the robots stalled alike)"
             return Outcome(seed, True, report, original, ours)
-        starts = _hand_starts(original_log), _hand_starts(ours_log)
-        hands = min(map(len, starts)) - 1  # finished by both: the last one each started may be cut short
-        if hands < 1:
-            return Outcome(seed, False, f"original server failed: {original.message}", original, ours)
         # A wall file is dealt again every hand, so a hand that washes out (or that East wins)
         # on it can come round for ever; robots that never go out (majorness 1) wash out hand
         # after hand while East keeps the deal, also for ever: such a game is compared over
         # the hands both finished.
-        difference = first_difference(original_log[: starts[0][hands]], ours_log[: starts[1][hands]])
+        hands, difference = _over_finished_hands(original_log, ours_log)
+        if hands < 1:
+            return Outcome(seed, False, f"original server failed: {original.message}", original, ours)
         if difference is None:
-            report = f"identical over {hands} hands; neither game ended in {args.timeout:.0f} s"
+            report = f"identical over {_hands(hands)}; neither game ended in {args.timeout:.0f} s"
             again = " (a hand dealt again and again)" if args.stacked else ""
             return Outcome(seed, True, report + again, original, ours)
     elif not original.ok:
         return Outcome(seed, False, f"original server failed: {original.message}", original, ours)
+    elif ours.unfinished:
+        # Slow, or stalled where the original went on: the hands ours finished say which.
+        hands, difference = _over_finished_hands(original_log, ours_log)
+        report = f"our server failed: its game did not end in {args.timeout:.0f} s where the original's did"
+        if hands < 1:
+            return Outcome(seed, False, f"{report}; it finished no hand", original, ours)
+        if difference is None:
+            return Outcome(seed, False, f"{report}; identical over the {_hands(hands)} it finished", original, ours)
     elif not ours.ok:
         return Outcome(seed, False, f"our server failed: {ours.message}", original, ours)
     else:
@@ -187,6 +193,18 @@ def compare_seed(seed: int, args: argparse.Namespace) -> Outcome:
     if difference is None:
         return Outcome(seed, True, "identical", original, ours)
     return Outcome(seed, False, "DIFFERENT, " + difference.describe("original", "ours"), original, ours)
+
+
+def _over_finished_hands(original: Sequence[LogEntry], ours: Sequence[LogEntry]) -> tuple[int, Difference | None]:
+    """How many hands both logs finished (the last one each started may be cut short), and their first difference."""
+    starts = _hand_starts(original), _hand_starts(ours)
+    hands = max(0, min(map(len, starts)) - 1)
+    ends = [each[hands] if hands < len(each) else 0 for each in starts]
+    return hands, first_difference(original[: ends[0]], ours[: ends[1]])
+
+
+def _hands(count: int) -> str:
+    return f"{count} hand" if count == 1 else f"{count} hands"
 
 
 def _hand_starts(log: Sequence[LogEntry]) -> list[int]:

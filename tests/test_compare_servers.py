@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import gzip
 import random
+import re
+import sys
 from pathlib import Path
 from types import ModuleType
 
@@ -180,3 +182,18 @@ def test_a_game_of_robots_that_never_go_out_is_compared_over_the_hands_both_serv
     assert compare.main(["--seeds", "9531", "--strategy", "all:majorness=1", "--timeout", "2"]) == 0
     out = capsys.readouterr().out
     assert "seed 9531: identical over " in out and " hands; neither game ended in 2 s (original" in out
+
+
+def test_a_game_only_the_original_ends_in_time_says_ours_was_slow_and_where_the_two_still_agree(
+    compare: ModuleType, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A slow server is told from a stalled or diverging one by the hands it did finish."""
+    require_original()
+    slow = f"{sys.executable} -m mj.server --pause 1"  # a tenth of a second between tile movements
+    assert compare.main(["--seeds", "1", "--timeout", "5", "--ours", slow]) == 1
+    out = capsys.readouterr().out
+    assert re.search(
+        r"seed 1: our server failed: its game did not end in 5 s where the original's did; "
+        r"(identical over the \d+ hands? it finished|it finished no hand)",
+        out,
+    ), out
