@@ -134,7 +134,15 @@ def server_arguments(seed: int, address: str, option_file: Path | None, wall_fil
     return arguments
 
 
-def play(command: Sequence[str], seed: int, address: str, args: argparse.Namespace, keep: Path | None) -> GameRun:
+def play(
+    command: Sequence[str],
+    seed: int,
+    address: str,
+    robots: list[list[str]],
+    args: argparse.Namespace,
+    keep: Path | None,
+) -> GameRun:
+    """One server's game of the seed, the original robots started with ``robots``' arguments."""
     with tempfile.TemporaryDirectory(prefix="mjcmp-") as name:
         workdir = Path(name)
         wall_file = None
@@ -147,7 +155,7 @@ def play(command: Sequence[str], seed: int, address: str, args: argparse.Namespa
             workdir / "game.log",
             timeout=args.timeout,
             player=args.player,
-            robot_arguments=robot_arguments(strategies_for(seed, args)),
+            robot_arguments=robots,
         )
     if keep is not None:
         keep.write_bytes(run.log)
@@ -156,10 +164,11 @@ def play(command: Sequence[str], seed: int, address: str, args: argparse.Namespa
 
 def compare_seed(seed: int, args: argparse.Namespace) -> Outcome:
     keep: Path | None = args.keep
-    original = play([args.original], seed, "sock", args, keep / f"seed{seed}-original.log" if keep else None)
+    robots = robot_arguments(strategies_for(seed, args))  # the same robots on both servers
+    original = play([args.original], seed, "sock", robots, args, keep / f"seed{seed}-original.log" if keep else None)
     ours_address = "127.0.0.1:0" if args.tcp else "sock"
     ours_command = [*shlex.split(args.ours), *(["--original-quirks"] if args.stacked else [])]
-    ours = play(ours_command, seed, ours_address, args, keep / f"seed{seed}-ours.log" if keep else None)
+    ours = play(ours_command, seed, ours_address, robots, args, keep / f"seed{seed}-ours.log" if keep else None)
     original_log, ours_log = parse_log(original.log.decode(ENCODING)), parse_log(ours.log.decode(ENCODING))
     if original.unfinished and ours.unfinished:
         if first_difference(original_log, ours_log) is None:
